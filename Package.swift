@@ -1,0 +1,82 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// A system library reached through a `[system]` module map and a `shim.h`.
+func shim(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "GlassesAudio",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "glasses-audio", targets: ["glasses-audio"]),
+        .library(name: "AudioCore", targets: ["AudioCore"]),
+        .library(name: "Routing", targets: ["Routing"]),
+    ],
+    dependencies: [
+        .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://gh.hhj520.top/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://gh.hhj520.top/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // libpulse.pc adds -D_REENTRANT/-pthread, which SwiftPM refuses; its headers need no flags.
+        shim("CPulse", pkgConfig: nil, apt: ["libpulse-dev"]),
+        shim("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
+        shim("CBluetooth", pkgConfig: "bluez", apt: ["libbluetooth-dev"]),
+        shim("COpus", pkgConfig: "opusfile", apt: ["libopus-dev", "libopusenc-dev", "libopusfile-dev"]),
+        shim("CEspeak", pkgConfig: "espeak-ng", apt: ["libespeak-ng-dev"]),
+        shim("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
+        shim("CSoxr", pkgConfig: "soxr", apt: ["libsoxr-dev"]),
+        shim("CFFTW", pkgConfig: "fftw3f", apt: ["libfftw3-dev"]),
+
+        .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
+        .target(name: "Routing", swiftSettings: strict),
+        .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
+        .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
+        .target(
+            name: "DeviceProfiles",
+            dependencies: ["Routing", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+        .target(
+            name: "AudioBackend",
+            dependencies: ["AudioCore", "Routing", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .target(
+            name: "Simulator",
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "DeviceProfiles"],
+            swiftSettings: strict),
+        .target(
+            name: "PulseBackend",
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "CPulse"],
+            swiftSettings: strict),
+        .target(
+            name: "ALSABackend",
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA"],
+            swiftSettings: strict),
+        .target(
+            name: "GlassesAudioCLI",
+            dependencies: [
+                "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "glasses-audio", dependencies: ["GlassesAudioCLI"], swiftSettings: strict),
+
+        .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
+        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "SimulatorTests",
+            dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
+    ]
+)

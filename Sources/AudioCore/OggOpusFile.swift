@@ -1,0 +1,78 @@
+import Foundation
+internal import COpus
+
+/// Ogg Opus files through libopusenc (write) and libopusfile (read).
+public enum OggOpusFile {
+    /// Encodes `buffer` at `bitrate` bit/s. Written to a temporary name and renamed, so a
+    /// reader never sees a half-written file.
+    public static func write(
+        _ buffer: AudioBuffer, to path: String, bitrate: Int = 24_000, speech: Bool = true
+    ) throws(AudioFileError) {
+        let fail = { (reason: String) in AudioFileError(path: path, problem: .codec(reason)) }
+        guard !buffer.isEmpty else { throw AudioFileError(path: path, problem: .empty) }
+        let temporary = path + ".partial-\(getpid())"
+        guard let comments = ope_comments_create() else { throw fail("ope_comments_create failed") }
+        defer { ope_comments_destroy(comments) }
+        _ = ope_comments_add(comments, "ENCODER", "GlassesAudio")
+        var error: Int32 = 0
+        guard let encoder = ope_encoder_create_file(
+            temporary, comments, Int32(buffer.format.sampleRate), Int32(buffer.format.channels), 0, &error)
+        else {
+            throw AudioFileError(path: path, problem: .writeFailed(String(cString: ope_strerror(error))))
+        }
+        var finished = false
+        defer {
+            ope_encoder_destroy(encoder)
+            if !finished { unlink(temporary) }
+        }
+        try check(COpus_encoderSetBitrate(encoder, Int32(bitrate)), fail)
+        if speech { try check(COpus_encoderSetVoiceSignal(encoder), fail) }
+        try check(buffer.samples.withUnsafeBufferPointer {
+            ope_encoder_write_float(encoder, $0.baseAddress, Int32(buffer.frameCount))
+        }, fail)
+        try check(ope_encoder_drain(encoder), fail)
+        guard rename(temporary, path) == 0 else {
+            throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(errno))))
+        }
+        finished = true
+    }
+
+    /// Decodes a whole file. Opus always decodes at 48 kHz; with `originalRate` the result is
+    /// resampled to the rate the encoder was given (stored in the header), when it is supported.
+    public static func read(_ path: String, originalRate: Bool = true) throws(AudioFileError) -> AudioBuffer {
+        var error: Int32 = 0
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw AudioFileError(path: path, problem: .cannotOpen("no such file or not readable"))
+        }
+        guard let file = op_open_file(path, &error) else {
+            throw AudioFileError(path: path, problem: error == OP_ENOTFORMAT
+                ? .notAudio("not an Ogg Opus stream") : .codec("opusfile error \(error)"))
+        }
+        defer { op_free(file) }
+        let channels = Int(op_channel_count(file, -1))
+        let inputRate = Int(op_head(file, -1)?.pointee.input_sample_rate ?? 48000)
+        var samples = [Float]()
+        var chunk = [Float](repeating: 0, count: 5760 * max(channels, 2))
+        while true {
+            let frames = chunk.withUnsafeMutableBufferPointer {
+                op_read_float(file, $0.baseAddress, Int32($0.count), nil)
+            }
+            if frames == OP_HOLE { continue }
+            if frames < 0 { throw AudioFileError(path: path, problem: .truncated("opusfile error \(frames)")) }
+            if frames == 0 { break }
+            samples.append(contentsOf: chunk[0..<(Int(frames) * channels)])
+        }
+        guard !samples.isEmpty else { throw AudioFileError(path: path, problem: .empty) }
+        let decoded = AudioBuffer(format: PCMFormat(sampleRate: 48000, channels: channels), samples: samples)
+        guard originalRate, inputRate != 48000, PCMFormat.supportedRates.contains(inputRate) else { return decoded }
+        do {
+            return try Resampler.resample(decoded, to: inputRate)
+        } catch {
+            throw AudioFileError(path: path, problem: .codec(error.description))
+        }
+    }
+
+    private static func check(_ status: Int32, _ fail: (String) -> AudioFileError) throws(AudioFileError) {
+        if status != OPE_OK { throw fail(String(cString: ope_strerror(status))) }
+    }
+}

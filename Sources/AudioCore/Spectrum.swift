@@ -1,0 +1,71 @@
+import Foundation
+internal import CFFTW
+
+/// Magnitude spectra through FFTW (single precision, real input).
+public final class Spectrum {
+    public let size: Int
+    private let input: UnsafeMutablePointer<Float>
+    private let output: UnsafeMutablePointer<fftwf_complex>
+    private let plan: fftwf_plan
+
+    /// FFTW's planner is not thread-safe; only plan creation and destruction take this lock.
+    private static let plannerLock = NSLock()
+
+    public init(size: Int) {
+        precondition(size > 1)
+        self.size = size
+        let input = fftwf_alloc_real(size)!
+        let output = fftwf_alloc_complex(size / 2 + 1)!
+        self.input = input
+        self.output = output
+        Self.plannerLock.lock()
+        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, CFFTW_ESTIMATE)!
+        Self.plannerLock.unlock()
+    }
+
+    deinit {
+        Self.plannerLock.lock()
+        fftwf_destroy_plan(plan)
+        Self.plannerLock.unlock()
+        fftwf_free(input)
+        fftwf_free(output)
+    }
+
+    /// Squared magnitudes of bins 0...size/2 of `samples` (zero-padded or cut to `size`).
+    public func power<C: Collection<Float>>(_ samples: C, window: [Float]? = nil) -> [Float] {
+        var index = 0
+        for sample in samples.prefix(size) {
+            input[index] = window.map { sample * $0[index] } ?? sample
+            index += 1
+        }
+        while index < size { input[index] = 0; index += 1 }
+        fftwf_execute(plan)
+        return (0...(size / 2)).map { bin in
+            let (re, im) = output[bin]
+            return re * re + im * im
+        }
+    }
+
+    /// A Hann window of `length` samples.
+    public static func hann(_ length: Int) -> [Float] {
+        (0..<length).map { index in
+            let phase = 2 * Float.pi * Float(index) / Float(length)
+            return 0.5 - 0.5 * cos(phase)
+        }
+    }
+
+    /// The frequency in Hz of the strongest bin of `buffer` (first channel), with parabolic
+    /// interpolation between bins.
+    public static func peakFrequency(_ buffer: AudioBuffer) -> Double {
+        let mono = ChannelMixer.mixdownToMono(buffer).samples
+        var size = 1
+        while size < mono.count { size *= 2 }
+        let spectrum = Spectrum(size: size)
+        let power = spectrum.power(mono, window: hann(mono.count) + [Float](repeating: 0, count: size - mono.count))
+        guard let peak = power.indices.dropFirst().dropLast().max(by: { power[$0] < power[$1] }) else { return 0 }
+        let (a, b, c) = (log(Double(power[peak - 1]) + 1e-20), log(Double(power[peak]) + 1e-20),
+                         log(Double(power[peak + 1]) + 1e-20))
+        let offset = (a - c) / (2 * (a - 2 * b + c))
+        return (Double(peak) + (offset.isFinite ? offset : 0)) * Double(buffer.format.sampleRate) / Double(size)
+    }
+}
