@@ -68,6 +68,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "glasses-audio", dependencies: ["GlassesAudioCLI"], swiftSettings: strict),
+        .executableTarget(name: "AudioBench", dependencies: ["AudioCore"], path: "bench/AudioBench", swiftSettings: strict),
 
         .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),

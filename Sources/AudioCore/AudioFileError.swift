@@ -1,3 +1,5 @@
+import Foundation
+
 /// A file that could not be read or written, and what was wrong with it, in one line.
 public struct AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
@@ -33,4 +35,14 @@ public struct AudioFileError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     public var description: String { "\(path): \(problem)" }
+}
+
+extension AudioFileError {
+    /// Throws `writeFailed` naming the folder when the folder `path` would go in is missing.
+    static func checkFolderExists(for path: String) throws(AudioFileError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard folder.isEmpty || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue)
+        else { throw AudioFileError(path: path, problem: .writeFailed("folder \(folder) does not exist")) }
+    }
 }

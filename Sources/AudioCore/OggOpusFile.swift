@@ -10,6 +10,7 @@ public enum OggOpusFile {
     ) throws(AudioFileError) {
         let fail = { (reason: String) in AudioFileError(path: path, problem: .codec(reason)) }
         guard !buffer.isEmpty else { throw AudioFileError(path: path, problem: .empty) }
+        try AudioFileError.checkFolderExists(for: path)
         let temporary = path + ".partial-\(getpid())"
         guard let comments = ope_comments_create() else { throw fail("ope_comments_create failed") }
         defer { ope_comments_destroy(comments) }

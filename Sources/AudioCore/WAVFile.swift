@@ -21,6 +21,7 @@ public enum WAVFile {
     public static func write(_ buffer: AudioBuffer, to path: String, encoding: SampleEncoding = .s16le)
         throws(AudioFileError)
     {
+        try AudioFileError.checkFolderExists(for: path)
         do {
             try encode(buffer, encoding: encoding).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Every device profile in a folder: the ones that loaded, and a report for each that did not.
+public struct ProfileLibrary: Sendable {
+    public private(set) var profiles: [DeviceProfile]
+    public private(set) var problems: [ProfileLoadError]
+
+    public init(profiles: [DeviceProfile], problems: [ProfileLoadError] = []) {
+        self.profiles = profiles
+        self.problems = problems
+    }
+
+    /// Loads every `*.yaml`/`*.yml` in `directory`; a broken file is reported and skipped.
+    public static func load(directory: String) -> ProfileLibrary {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            return ProfileLibrary(profiles: [], problems: [
+                ProfileLoadError(file: directory, line: nil, message: "cannot read profile folder")
+            ])
+        }
+        var profiles: [DeviceProfile] = []
+        var problems: [ProfileLoadError] = []
+        for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            do throws(ProfileLoadError) {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw ProfileLoadError(file: path, line: nil, message: "cannot read file as UTF-8 text")
+                }
+                let profile = try ProfileParser.parse(text, file: path)
+                if profiles.contains(where: { $0.id == profile.id }) {
+                    throw ProfileLoadError(file: path, line: nil, message: "duplicate profile id '\(profile.id)'")
+                }
+                profiles.append(profile)
+            } catch {
+                problems.append(error)
+            }
+        }
+        return ProfileLibrary(profiles: profiles, problems: problems)
+    }
+
+    /// The folder of profiles: `$GLASSES_AUDIO_PROFILES`, else `profiles/` next to the
+    /// working directory or above the executable (a checkout).
+    public static func defaultDirectory() -> String {
+        if let path = ProcessInfo.processInfo.environment["GLASSES_AUDIO_PROFILES"] { return path }
+        return ResourceLocator.find("profiles") ?? "profiles"
+    }
+
+    public func profile(id: String) -> DeviceProfile? { profiles.first { $0.id == id } }
+
+    /// The profile of the device with this name and address, if any matches.
+    public func profile(matchingName name: String, address: String) -> DeviceProfile? {
+        profiles.first { $0.matches(name: name, address: address) }
+    }
+}
+
+/// Finds a folder shipped in the repository (`profiles`, `samples`) from the working
+/// directory or from the executable's location inside `.build`.
+public enum ResourceLocator {
+    public static func find(_ folder: String) -> String? {
+        var candidates = [FileManager.default.currentDirectoryPath]
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+        for _ in 0..<6 {
+            url.deleteLastPathComponent()
+            candidates.append(url.path)
+        }
+        for base in candidates {
+            let path = (base as NSString).appendingPathComponent(folder)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return path
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import AudioBackend
+import AudioCore
+import Foundation
+import Routing
+
+/// `glasses-audio levels`: a live RMS/peak meter of the glasses' mic.
+struct Levels: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a live RMS/peak meter of the glasses' mic (Ctrl-C to stop).")
+
+    @OptionGroup var backendOptions: BackendOptions
+
+    @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
+    var seconds: Double?
+
+    @Option(help: "Seconds between meter updates.")
+    var interval: Double = 0.1
+
+    @Option(help: "Source (mic) to meter, by name or device address (default: the glasses' mic).")
+    var source: String?
+
+    @Flag(help: "One JSON object per update: {time, rms_dbfs, peak_dbfs, held_peak_dbfs}.")
+    var json = false
+
+    func validate() throws {
+        guard interval >= 0.01 && interval <= 10 else { throw ValidationError("--interval must be within 0.01...10 seconds") }
+        if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
+    }
+
+    struct Reading: Encodable {
+        var time: Double
+        var rmsDbfs: Double
+        var peakDbfs: Double
+        var heldPeakDbfs: Double
+    }
+
+    func run() async throws {
+        let session = try await BackendSession.open(backendOptions, quiet: json)
+        let format = PCMFormat(sampleRate: 16000, channels: 1)
+        do {
+            var sourceName = source
+            if source == nil {
+                sourceName = try await RoutePreparation.endpoint(
+                    on: session.backend, device: nil, direction: .source, timeout: .seconds(10))?.name
+            }
+            if !json { printStatus("metering \(sourceName ?? "default source"); Ctrl-C stops") }
+            let frames = try await session.backend.openCapture(source: sourceName, format: format)
+            let window = Int(interval * Double(format.sampleRate))
+            var pending: [Float] = []
+            var meter = LevelMeter()
+            var time = 0.0
+            let interactive = isatty(STDOUT_FILENO) == 1
+            for try await frame in frames {
+                pending += frame.buffer.samples
+                while pending.count >= window {
+                    meter.measure(AudioBuffer(format: format, samples: Array(pending.prefix(window))))
+                    pending.removeFirst(window)
+                    time += interval
+                    let level = meter.current
+                    if json {
+                        try printJSON(Reading(time: (time * 1000).rounded() / 1000, rmsDbfs: level.rmsDBFS.rounded(to: 1),
+                                              peakDbfs: level.peakDBFS.rounded(to: 1), heldPeakDbfs: meter.heldPeakDBFS.rounded(to: 1)))
+                    } else {
+                        let line = String(format: "%7.2f s  rms %6.1f dBFS [%@]  peak %6.1f  hold %6.1f",
+                                          time, level.rmsDBFS, LevelMeter.bar(dBFS: level.rmsDBFS, width: 30),
+                                          level.peakDBFS, meter.heldPeakDBFS)
+                        if interactive { print("\r" + line, terminator: ""); flushStandardOutput() } else { print(line) }
+                    }
+                    if let seconds, time >= seconds - 1e-9 { break }
+                }
+                if let seconds, time >= seconds - 1e-9 { break }
+            }
+            if interactive && !json { print("") }
+        } catch {
+            try? await session.close()
+            throw CLIError("metering stopped: \(error)")
+        }
+        try await session.close()
+    }
+}
+
+extension Double {
+    func rounded(to places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `glasses-audio`: diagnostics for Bluetooth smart-glasses audio.
+public struct GlassesAudioCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "glasses-audio",
+        abstract: "Audio routing and diagnostics for Bluetooth smart glasses (HFP/A2DP).",
+        discussion: "Every command that touches devices takes --backend simulated|pulse|alsa (or GLASSES_AUDIO_BACKEND). "
+            + "Without it, pulse is used when a PulseAudio server answers, otherwise the built-in simulated glasses. "
+            + "Exit codes: 0 ok, 1 runtime error, 2 usage error.",
+        version: "0.1.0",
+        subcommands: [Devices.self, Record.self, Play.self, Levels.self]
+    )
+
+    public init() {}
+}

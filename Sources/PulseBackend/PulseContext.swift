@@ -1,0 +1,269 @@
+internal import CPulse
+import Foundation
+
+/// A sink or source as libpulse describes it, copied out of the callback.
+struct PulseEndpointInfo: Sendable {
+    var index: UInt32
+    var name: String
+    var description: String
+    var rate: Int
+    var channels: Int
+    var properties: [String: String]
+    var running: Bool
+    var suspended: Bool
+    /// For a source: the sink it monitors, when it is a monitor.
+    var isMonitor: Bool
+    var card: UInt32
+}
+
+/// A card as libpulse describes it.
+struct PulseCardInfo: Sendable {
+    var index: UInt32
+    var name: String
+    var properties: [String: String]
+    var profiles: [String]
+    var activeProfile: String?
+}
+
+/// One libpulse context on its own threaded mainloop. Every request is answered through a
+/// continuation resumed from the mainloop's callback, so no Swift task ever blocks waiting.
+final class PulseContext: @unchecked Sendable {
+    let mainloop: OpaquePointer
+    let context: OpaquePointer
+    let server: String?
+
+    init(server: String?, name: String = "glasses-audio") throws(PulseError) {
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            throw PulseError("create mainloop", reason: "out of memory")
+        }
+        guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), name) else {
+            pa_threaded_mainloop_free(mainloop)
+            throw PulseError("create context", reason: "out of memory")
+        }
+        self.mainloop = mainloop
+        self.context = context
+        self.server = server
+        pa_threaded_mainloop_start(mainloop)
+    }
+
+    deinit {
+        pa_threaded_mainloop_lock(mainloop)
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    /// Runs `body` with the mainloop locked (libpulse calls must not race its thread).
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        return try body()
+    }
+
+    /// The last error libpulse recorded on this context.
+    func lastError(_ operation: String) -> PulseError {
+        PulseError.check(operation, code: pa_context_errno(context))
+    }
+
+    // MARK: - Connecting
+
+    /// Connects without autospawning a server; throws when none answers.
+    func connect() async throws {
+        let waiter = OneShot<Void>()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            waiter.continuation = continuation
+            locked {
+                pa_context_set_state_callback(context, { context, userdata in
+                    let waiter = Unmanaged<OneShot<Void>>.fromOpaque(userdata!).takeUnretainedValue()
+                    switch pa_context_get_state(context) {
+                    case PA_CONTEXT_READY:
+                        waiter.resume(with: .success(()))
+                    case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+                        waiter.resume(with: .failure(PulseError.check("connect", code: pa_context_errno(context))))
+                    default:
+                        break
+                    }
+                }, Unmanaged.passUnretained(waiter).toOpaque())
+                if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+                    waiter.resume(with: .failure(lastError("connect")))
+                }
+            }
+        }
+        withExtendedLifetime(waiter) {}
+        locked { pa_context_set_state_callback(context, nil, nil) }
+    }
+
+    // MARK: - Introspection
+
+    func sinks() async throws -> [PulseEndpointInfo] {
+        let request = Collector<PulseEndpointInfo>()
+        return try await request.run(self) { context, userdata in
+            pa_context_get_sink_info_list(context, { _, info, eol, userdata in
+                let request = Unmanaged<Collector<PulseEndpointInfo>>.fromOpaque(userdata!).takeUnretainedValue()
+                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
+                request.items.append(PulseEndpointInfo(
+                    index: info.index, name: String(cString: info.name),
+                    description: info.description.map { String(cString: $0) } ?? "",
+                    rate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
+                    properties: PulseProperties.dictionary(info.proplist),
+                    running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED,
+                    isMonitor: false, card: info.card))
+            }, userdata)
+        }
+    }
+
+    func sources() async throws -> [PulseEndpointInfo] {
+        let request = Collector<PulseEndpointInfo>()
+        return try await request.run(self) { context, userdata in
+            pa_context_get_source_info_list(context, { _, info, eol, userdata in
+                let request = Unmanaged<Collector<PulseEndpointInfo>>.fromOpaque(userdata!).takeUnretainedValue()
+                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
+                request.items.append(PulseEndpointInfo(
+                    index: info.index, name: String(cString: info.name),
+                    description: info.description.map { String(cString: $0) } ?? "",
+                    rate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
+                    properties: PulseProperties.dictionary(info.proplist),
+                    running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
+                    isMonitor: info.monitor_of_sink != UInt32.max, card: info.card))
+            }, userdata)
+        }
+    }
+
+    func cards() async throws -> [PulseCardInfo] {
+        let request = Collector<PulseCardInfo>()
+        return try await request.run(self) { context, userdata in
+            pa_context_get_card_info_list(context, { _, info, eol, userdata in
+                let request = Unmanaged<Collector<PulseCardInfo>>.fromOpaque(userdata!).takeUnretainedValue()
+                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
+                var profiles: [String] = []
+                if let list = info.profiles2 {
+                    for index in 0..<Int(info.n_profiles) {
+                        if let profile = list[index]?.pointee { profiles.append(String(cString: profile.name)) }
+                    }
+                }
+                request.items.append(PulseCardInfo(
+                    index: info.index, name: String(cString: info.name),
+                    properties: PulseProperties.dictionary(info.proplist), profiles: profiles,
+                    activeProfile: info.active_profile2.map { String(cString: $0.pointee.name) }))
+            }, userdata)
+        }
+    }
+
+    /// The server's default sink and source names.
+    func defaults() async throws -> (sink: String?, source: String?) {
+        let request = Collector<(String?, String?)>()
+        let answer = try await request.run(self) { context, userdata in
+            pa_context_get_server_info(context, { _, info, userdata in
+                let request = Unmanaged<Collector<(String?, String?)>>.fromOpaque(userdata!).takeUnretainedValue()
+                if let info = info?.pointee {
+                    request.items.append((
+                        info.default_sink_name.map { String(cString: $0) },
+                        info.default_source_name.map { String(cString: $0) }))
+                }
+                request.finish(info == nil)
+            }, userdata)
+        }
+        return answer.first ?? (nil, nil)
+    }
+
+    // MARK: - Changes
+
+    func setCardProfile(card: String, profile: String) async throws {
+        try await runSuccessOperation("set card \(card) to profile \(profile)") { context, callback, userdata in
+            pa_context_set_card_profile_by_name(context, card, profile, callback, userdata)
+        }
+    }
+
+    func setDefaultSink(_ name: String) async throws {
+        try await runSuccessOperation("set default sink \(name)") { context, callback, userdata in
+            pa_context_set_default_sink(context, name, callback, userdata)
+        }
+    }
+
+    func setDefaultSource(_ name: String) async throws {
+        try await runSuccessOperation("set default source \(name)") { context, callback, userdata in
+            pa_context_set_default_source(context, name, callback, userdata)
+        }
+    }
+
+    private func runSuccessOperation(
+        _ what: String,
+        _ start: (OpaquePointer, pa_context_success_cb_t, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) async throws {
+        let request = Collector<Bool>()
+        request.operation = what
+        let results = try await request.run(self) { context, userdata in
+            start(context, { _, success, userdata in
+                let request = Unmanaged<Collector<Bool>>.fromOpaque(userdata!).takeUnretainedValue()
+                request.items.append(success != 0)
+                request.finish(success == 0)
+            }, userdata)
+        }
+        if results.first != true { throw lastError(what) }
+    }
+}
+
+/// Gathers the items of one libpulse list request and hands them to the awaiting task.
+/// Retained for the duration of the request; the callbacks run on the mainloop thread.
+final class Collector<Item>: @unchecked Sendable {
+    var items: [Item] = []
+    var operation = "query"
+    private var continuation: CheckedContinuation<[Item], any Error>?
+    private weak var owner: PulseContext?
+
+    func run(
+        _ owner: PulseContext, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
+    ) async throws -> [Item] {
+        self.owner = owner
+        let userdata = Unmanaged.passRetained(self).toOpaque()
+        return try await withCheckedThrowingContinuation { continuation in
+            self.continuation = continuation
+            owner.locked {
+                if let operation = start(owner.context, userdata) {
+                    pa_operation_unref(operation)
+                } else {
+                    finish(true)
+                }
+            }
+        }
+    }
+
+    /// Called once, from the mainloop thread (or the start, under the lock).
+    func finish(_ failed: Bool) {
+        guard let continuation else { return }
+        self.continuation = nil
+        if failed && items.isEmpty, let owner {
+            continuation.resume(throwing: owner.lastError(operation))
+        } else {
+            continuation.resume(returning: items)
+        }
+        Unmanaged.passUnretained(self).release()
+    }
+}
+
+/// A continuation that may be resumed from several callback paths but only takes the first.
+final class OneShot<Value: Sendable>: @unchecked Sendable {
+    var continuation: CheckedContinuation<Value, any Error>?
+
+    func resume(with result: sending Result<Value, any Error>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        continuation.resume(with: result)
+    }
+}
+
+/// Property lists copied into Swift dictionaries.
+enum PulseProperties {
+    static func dictionary(_ list: OpaquePointer?) -> [String: String] {
+        guard let list else { return [:] }
+        var state: UnsafeMutableRawPointer?
+        var out: [String: String] = [:]
+        while let key = pa_proplist_iterate(list, &state) {
+            if let value = pa_proplist_gets(list, key) { out[String(cString: key)] = String(cString: value) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,3 @@
+import GlassesAudioCLI
+
+await EntryPoint.main()
