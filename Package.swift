@@ -78,6 +78,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(
+            name: "PulseBackendTests",
+            dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(
             name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
     ]
 )

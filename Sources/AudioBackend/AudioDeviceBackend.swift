@@ -26,6 +26,13 @@ public protocol AudioDeviceBackend: AnyObject, Sendable {
 
     /// Opens a playback stream on `sink` (the default sink when `nil`) accepting `format`.
     func openPlayback(sink: String?, format: PCMFormat) async throws -> any PlaybackStream
+
+    /// Stops watching the server and lets go of it; event streams finish.
+    func shutdown() async
+}
+
+extension AudioDeviceBackend {
+    public func shutdown() async {}
 }
 
 /// Somewhere to write audio; `drain` returns once everything written has been played.

@@ -12,25 +12,65 @@ import Synchronization
 /// occupy Swift's cooperative threads.
 public final class PulseAudioBackend: AudioDeviceBackend {
     public let name = "pulse"
-    let context: PulseContext
     let server: String?
+    private let state = Mutex(WatchState())
+    private let notices: AsyncStream<PulseNotice>.Continuation
+    private let pump: Task<Void, Never>
 
-    private init(context: PulseContext, server: String?) {
-        self.context = context
-        self.server = server
+    /// What the watcher knows: the live context (nil while the server is away), the last
+    /// snapshot, and who listens.
+    struct WatchState {
+        var context: PulseContext?
+        var snapshot = PulseSnapshot.empty
+        var subscribers: [UUID: AsyncStream<RouteEvent>.Continuation] = [:]
+        var isShutDown = false
     }
 
-    /// Connects to `server` (or the user's default server); throws when none answers.
-    public static func connect(server: String? = nil) async throws -> PulseAudioBackend {
+    private init(context: PulseContext, server: String?, reconnectBackoff: ClosedRange<Duration>) {
+        self.server = server
+        // One pending notice is enough: every refresh reads the whole current state.
+        let (stream, continuation) = AsyncStream.makeStream(of: PulseNotice.self, bufferingPolicy: .bufferingNewest(1))
+        notices = continuation
+        state.withLock { $0.context = context }
+        let box = WeakBox<PulseAudioBackend>()
+        pump = Task {
+            for await notice in stream {
+                guard let backend = box.value else { return }
+                await backend.handle(notice, backoff: reconnectBackoff)
+            }
+        }
+        box.value = self
+        context.watch { [continuation] notice in continuation.yield(notice) }
+    }
+
+    deinit {
+        pump.cancel()
+        notices.finish()
+    }
+
+    /// Connects to `server` (or the user's default server); throws when none answers. The
+    /// backend then follows the server: it reports every change as route events, notices when
+    /// the server goes away (`serverLost`) and reconnects by itself, with back-off from
+    /// `reconnectBackoff.lowerBound` doubling to its upper bound (`serverBack`).
+    public static func connect(
+        server: String? = nil, reconnectBackoff: ClosedRange<Duration> = .milliseconds(100)...(.seconds(2))
+    ) async throws -> PulseAudioBackend {
         let context = try PulseContext(server: server)
         try await context.connect()
-        return PulseAudioBackend(context: context, server: server)
+        let backend = PulseAudioBackend(context: context, server: server, reconnectBackoff: reconnectBackoff)
+        let snapshot = try await backend.takeSnapshot(context)
+        backend.state.withLock { $0.snapshot = snapshot }
+        return backend
     }
 
     /// Whether a PulseAudio server answers within `timeout` (no server is ever spawned).
     public static func serverAnswers(server: String? = nil, timeout: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await connect(server: server)) != nil }
+            group.addTask {
+                guard let backend = try? await connect(server: server) else { return false }
+                await backend.shutdown()
+                return true
+            }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return false
@@ -41,10 +81,101 @@ public final class PulseAudioBackend: AudioDeviceBackend {
         }
     }
 
+    public func shutdown() async {
+        let subscribers = state.withLock { state in
+            state.isShutDown = true
+            state.context = nil
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        pump.cancel()
+        notices.finish()
+        subscribers.forEach { $0.finish() }
+    }
+
+    // MARK: - Following the server
+
+    public func events() async -> AsyncStream<RouteEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RouteEvent.self, bufferingPolicy: .unbounded)
+        let key = UUID()
+        state.withLock { $0.subscribers[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// The live context, or an error saying the server is away.
+    func liveContext() throws -> PulseContext {
+        guard let context = state.withLock({ $0.context }) else {
+            throw BackendError("the PulseAudio server is not reachable (reconnecting)")
+        }
+        return context
+    }
+
+    private func handle(_ notice: PulseNotice, backoff: ClosedRange<Duration>) async {
+        switch notice {
+        case .changed:
+            guard let context = state.withLock({ $0.context }),
+                  let snapshot = try? await takeSnapshot(context) else { return }
+            publish(snapshot)
+        case .serverLost:
+            let lost = state.withLock { state -> Bool in
+                guard state.context != nil else { return false }
+                state.context = nil
+                return true
+            }
+            guard lost else { return }
+            broadcast([.serverLost])
+            await reconnect(backoff: backoff)
+        }
+    }
+
+    /// Tries again and again, waiting longer each time, until a server answers or we shut down.
+    private func reconnect(backoff: ClosedRange<Duration>) async {
+        var delay = backoff.lowerBound
+        while !Task.isCancelled && !state.withLock({ $0.isShutDown }) {
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, backoff.upperBound)
+            guard let context = try? PulseContext(server: server), (try? await context.connect()) != nil,
+                  let snapshot = try? await takeSnapshot(context)
+            else { continue }
+            state.withLock { $0.context = context }
+            context.watch { [notices] notice in notices.yield(notice) }
+            // Everything is new to a restarted server: announce it, then what it has.
+            state.withLock { $0.snapshot = .empty }
+            broadcast([.serverBack])
+            publish(snapshot)
+            return
+        }
+    }
+
+    private func takeSnapshot(_ context: PulseContext) async throws -> PulseSnapshot {
+        let devices = try await context.cards().compactMap(Self.device)
+        let sinks = try await context.sinks().map { Self.endpoint($0, direction: .sink) }
+        let sources = try await context.sources().map { Self.endpoint($0, direction: .source) }
+        let defaults = try await context.defaults()
+        return PulseSnapshot(devices: devices, endpoints: sinks + sources, defaultSink: defaults.sink, defaultSource: defaults.source)
+    }
+
+    private func publish(_ snapshot: PulseSnapshot) {
+        let events = state.withLock { state -> [RouteEvent] in
+            defer { state.snapshot = snapshot }
+            return snapshot.events(since: state.snapshot)
+        }
+        broadcast(events)
+    }
+
+    private func broadcast(_ events: [RouteEvent]) {
+        guard !events.isEmpty else { return }
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for event in events { subscribers.forEach { $0.yield(event) } }
+    }
+
     // MARK: - Introspection
 
     public func devices() async throws -> [Device] {
-        try await context.cards().compactMap(Self.device)
+        try await liveContext().cards().compactMap(Self.device)
     }
 
     static func device(_ card: PulseCardInfo) -> Device? {
@@ -63,6 +194,7 @@ public final class PulseAudioBackend: AudioDeviceBackend {
     }
 
     public func endpoints() async throws -> [AudioEndpoint] {
+        let context = try liveContext()
         let sinks = try await context.sinks().map { Self.endpoint($0, direction: .sink) }
         let sources = try await context.sources().map { Self.endpoint($0, direction: .source) }
         return sinks + sources
@@ -79,15 +211,10 @@ public final class PulseAudioBackend: AudioDeviceBackend {
             state: info.running ? .running : info.suspended ? .suspended : .idle, isMonitor: info.isMonitor)
     }
 
-    /// Not yet: live route events from PulseAudio's subscription API come with the route
-    /// engine (step 2). The stream stays open and silent.
-    public func events() async -> AsyncStream<RouteEvent> {
-        AsyncStream { _ in }
-    }
-
     public func perform(_ action: RouteAction) async throws {
         switch action {
         case .setProfile(let id, let profile):
+            let context = try liveContext()
             let cards = try await context.cards()
             guard let card = cards.first(where: { Self.device($0)?.identifier == id }) else {
                 throw StreamSessionError.deviceNotFound(id)
@@ -97,9 +224,9 @@ public final class PulseAudioBackend: AudioDeviceBackend {
             }
             try await context.setCardProfile(card: card.name, profile: name)
         case .setDefaultEndpoint(let name, .sink):
-            try await context.setDefaultSink(name)
+            try await liveContext().setDefaultSink(name)
         case .setDefaultEndpoint(let name, .source):
-            try await context.setDefaultSource(name)
+            try await liveContext().setDefaultSource(name)
         }
     }
 
@@ -124,6 +251,11 @@ public final class PulseAudioBackend: AudioDeviceBackend {
         try format.validate()
         return try await PulsePlayback.open(server: server, sink: sink, format: format)
     }
+}
+
+/// A weak reference a task can hold without keeping its owner alive.
+final class WeakBox<Value: AnyObject>: @unchecked Sendable {
+    weak var value: Value?
 }
 
 /// A flag one thread sets and another polls.

@@ -46,9 +46,14 @@ final class PulseContext: @unchecked Sendable {
         pa_threaded_mainloop_start(mainloop)
     }
 
+    /// The retained ``NoticeBox`` of ``watch(onChange:)``, released with the context.
+    private var watcher: UnsafeMutableRawPointer?
+
     deinit {
         pa_threaded_mainloop_lock(mainloop)
         pa_context_set_state_callback(context, nil, nil)
+        pa_context_set_subscribe_callback(context, nil, nil)
+        if let watcher { Unmanaged<NoticeBox>.fromOpaque(watcher).release() }
         pa_context_disconnect(context)
         pa_context_unref(context)
         pa_threaded_mainloop_unlock(mainloop)
@@ -94,6 +99,32 @@ final class PulseContext: @unchecked Sendable {
         }
         withExtendedLifetime(waiter) {}
         locked { pa_context_set_state_callback(context, nil, nil) }
+    }
+
+    // MARK: - Watching
+
+    /// Reports every change on the server (`pa_context_subscribe` with all facilities) and the
+    /// context failing (the server went away). `onChange` runs on the mainloop thread: it
+    /// must only hand the news on, never call back into libpulse and wait.
+    func watch(onChange: @escaping @Sendable (PulseNotice) -> Void) {
+        let box = Unmanaged.passRetained(NoticeBox(onChange)).toOpaque()
+        locked {
+            watcher = box
+            pa_context_set_subscribe_callback(context, { _, event, _, userdata in
+                let box = Unmanaged<NoticeBox>.fromOpaque(userdata!).takeUnretainedValue()
+                let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+                box.deliver(.changed(facility: facility))
+            }, box)
+            pa_context_set_state_callback(context, { context, userdata in
+                let box = Unmanaged<NoticeBox>.fromOpaque(userdata!).takeUnretainedValue()
+                switch pa_context_get_state(context) {
+                case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: box.deliver(.serverLost)
+                default: break
+                }
+            }, box)
+            let mask = pa_subscription_mask_t(rawValue: PA_SUBSCRIPTION_MASK_ALL.rawValue)
+            if let operation = pa_context_subscribe(context, mask, nil, nil) { pa_operation_unref(operation) }
+        }
     }
 
     // MARK: - Introspection
@@ -253,6 +284,19 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
         self.continuation = nil
         continuation.resume(with: result)
     }
+}
+
+/// What ``PulseContext/watch(onChange:)`` reports.
+enum PulseNotice: Sendable {
+    /// Something of this facility (`PA_SUBSCRIPTION_EVENT_SINK`…) was added, changed or removed.
+    case changed(facility: UInt32)
+    case serverLost
+}
+
+/// Carries the watch callback through libpulse's `void *userdata`.
+final class NoticeBox: Sendable {
+    let deliver: @Sendable (PulseNotice) -> Void
+    init(_ deliver: @escaping @Sendable (PulseNotice) -> Void) { self.deliver = deliver }
 }
 
 /// Property lists copied into Swift dictionaries.

@@ -1,6 +1,10 @@
 import Foundation
 
 /// Runs programs for tests: the project's own binaries and system tools.
+///
+/// Built on `posix_spawn` and `waitpid` rather than Foundation's `Process`, whose
+/// `waitUntilExit` can miss a child's exit while another long-lived child (a test's
+/// pulseaudio daemon) is running.
 public enum Run {
     public struct Output: Sendable {
         public var status: Int32
@@ -11,24 +15,60 @@ public enum Run {
     /// Runs `program` (searched on PATH) and returns its status and output.
     @discardableResult
     public static func command(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TestFailure("pipe: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        let pid = try spawn(program, arguments, environment: environment, actions: &actions)
+        close(outPipe[1])
+        close(errPipe[1])
+        let errReader = Reader(errPipe[0])
+        let out = FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true).readDataToEndOfFile()
+        let err = errReader.finish()
+        return Output(status: wait(for: pid), stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Starts `program` in the background with its output sent to `logPath`; returns its pid.
+    public static func background(_ program: String, _ arguments: [String], environment: [String: String] = [:], logPath: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        return try spawn(program, arguments, environment: environment, actions: &actions)
+    }
+
+    /// Waits for `pid` to exit and returns its exit status (128 + signal when killed).
+    @discardableResult
+    public static func wait(for pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    private static func spawn(
+        _ program: String, _ arguments: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t
+    ) throws -> pid_t {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
-        let errData = Reader(err.fileHandleForReading)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData.finish(), as: UTF8.self))
+        for (key, value) in environment where value.isEmpty { env.removeValue(forKey: key) }
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+        guard result == 0 else { throw TestFailure("cannot run \(program): \(String(cString: strerror(result)))") }
+        return pid
     }
 
     /// Like ``command(_:_:environment:)`` but throws unless the program exits 0.
@@ -42,7 +82,6 @@ public enum Run {
     /// The path of one of this package's executables in the build folder.
     public static func productPath(_ name: String) -> String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
-        // swift test runs <build>/debug/<Package>PackageTests.xctest; products sit beside it.
         var directory = bundle.deletingLastPathComponent()
         for _ in 0..<3 {
             let candidate = directory.appendingPathComponent(name).path
@@ -52,14 +91,14 @@ public enum Run {
         return FileManager.default.currentDirectoryPath + "/.build/debug/\(name)"
     }
 
-    /// Reads a pipe to its end on a thread of its own.
+    /// Reads a descriptor to its end on a thread of its own.
     final class Reader: @unchecked Sendable {
         private var data = Data()
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ handle: FileHandle) {
+        init(_ fd: Int32) {
             Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
+                data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
                 done.signal()
             }
         }

@@ -81,6 +81,7 @@ final class BackendSession: Sendable {
     /// Stops the simulated clock and saves what the simulated speaker played, if asked.
     func close() async throws {
         driver?.cancel()
+        await backend.shutdown()
         if let speakerOut, let simulated, let device = simulatedDevice {
             let recording = simulated.speakerRecording(device)
                 ?? AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1))

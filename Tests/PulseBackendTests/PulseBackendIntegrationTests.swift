@@ -1,0 +1,155 @@
+import AudioBackend
+import AudioCore
+import Foundation
+import PulseBackend
+import Routing
+import Testing
+import TestKit
+
+/// Against a real `pulseaudio` daemon the suite starts: route events, streams, a crash and
+/// a restart. Serialized: the tests share nothing, but each daemon takes a core.
+@Suite("PulseAudio backend on a real pulseaudio daemon", .serialized)
+struct PulseBackendIntegrationTests {
+    /// Waits (by events, not by time) for the first event `matching` returns a value for.
+    func next<T: Sendable>(
+        _ events: AsyncStream<RouteEvent>, _ matching: @escaping @Sendable (RouteEvent) -> T?
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask {
+                for await event in events { if let value = matching(event) { return value } }
+                throw TestFailure("event stream ended")
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))  // a guard against a hang, not a timing assertion
+                throw TestFailure("no matching event")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    @Test("loading and unloading a null sink and a virtual source produce matching route events")
+    func moduleEvents() async throws {
+        let daemon = try PulseDaemon()
+        let backend = try await PulseAudioBackend.connect(server: daemon.server)
+        defer { Task { await backend.shutdown() } }
+        let events = await backend.events()
+        let module = try daemon.pactlChecked(["load-module", "module-null-sink", "sink_name=glasses_test", "rate=48000"])
+        let sink = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_test" { e } else { nil } }
+        #expect(sink.direction == .sink)
+        #expect(sink.sampleRate == 48000)
+        let virtual = try daemon.pactlChecked([
+            "load-module", "module-virtual-source", "source_name=glasses_mic", "master=glasses_test.monitor",
+        ])
+        let source = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_mic" { e } else { nil } }
+        #expect(source.direction == .source)
+        #expect(source.isMonitor == false)
+        try daemon.pactlChecked(["unload-module", virtual])
+        try await next(events) { if case .endpointGone("glasses_mic", .source) = $0 { () } else { nil } }
+        try daemon.pactlChecked(["unload-module", module])
+        try await next(events) { if case .endpointGone("glasses_test", .sink) = $0 { () } else { nil } }
+    }
+
+    @Test("a default-sink change made with pactl is seen")
+    func defaultSinkOverride() async throws {
+        let daemon = try PulseDaemon(modules: [
+            "load-module module-null-sink sink_name=first", "load-module module-null-sink sink_name=second",
+        ])
+        let backend = try await PulseAudioBackend.connect(server: daemon.server)
+        defer { Task { await backend.shutdown() } }
+        let events = await backend.events()
+        try daemon.pactlChecked(["set-default-sink", "second"])
+        try await next(events) { if case .defaultEndpointChanged("second", .sink) = $0 { () } else { nil } }
+        try await backend.perform(.setDefaultEndpoint(name: "first", direction: .sink))
+        try await next(events) { if case .defaultEndpointChanged("first", .sink) = $0 { () } else { nil } }
+        #expect(try daemon.pactlChecked(["get-default-sink"]) == "first")
+    }
+
+    @Test("a known signal played into a null sink is captured from its monitor with no sample lost after the first buffer")
+    func playAndCaptureLosesNothing() async throws {
+        let daemon = try PulseDaemon(modules: [
+            "load-module module-null-sink sink_name=speaker rate=48000 channels=1 format=float32le",
+        ])
+        let backend = try await PulseAudioBackend.connect(server: daemon.server)
+        defer { Task { await backend.shutdown() } }
+        let format = PCMFormat(sampleRate: 48000, channels: 1)
+        let frames = try await backend.openCapture(source: "speaker.monitor", format: format)
+        var iterator = frames.makeAsyncIterator()
+        let first = try #require(try await iterator.next())  // ready: the stream delivers
+        #expect(first.start.frame == 0)
+        // A signal no two windows of which look alike: a chirp with a noise bed.
+        let noise = Signals.noise(rate: 48000, seconds: 1, amplitude: 0.1)
+        let signal = (0..<48000).map { index -> Float in
+            let t = Double(index) / 48000
+            return Float(0.4 * sin(2 * Double.pi * (200 * t + 2000 * t * t))) + noise.samples[index]
+        }
+        let playback = try await backend.openPlayback(sink: "speaker", format: format)
+        // PulseAudio rewinds a sink when a new stream joins it, and the monitor has already
+        // posted the frames it rewinds; 200 ms of silence first keeps that away from the signal.
+        try await playback.write(AudioBuffer(format: format, samples: [Float](repeating: 0, count: 9600) + signal))
+        try await playback.drain()
+        await playback.close()
+        var captured = first.buffer.samples
+        var expectedStart = first.end
+        while captured.count < 48000 * 3 {
+            let frame = try #require(try await iterator.next())
+            #expect(frame.start == expectedStart, "sample clock gap")
+            expectedStart = frame.end
+            captured += frame.buffer.samples
+        }
+        // Find the signal's onset in the capture, then compare every sample of it.
+        let onset = try #require(signal.firstIndex { abs($0) > 0.01 })
+        let capturedOnset = try #require(captured.firstIndex { abs($0) > 0.01 })
+        let offset = capturedOnset - onset
+        try #require(offset >= 0 && offset + signal.count <= captured.count, "signal not fully captured")
+        let found = Array(captured[offset..<(offset + signal.count)])
+        let worst = zip(found, signal).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1e-4, "largest sample difference \(worst)")
+    }
+
+    @Test("killing the daemon mid-stream: serverLost, the stream ends with audioStreamingError, reconnect by itself, streams work again")
+    func serverCrashAndReturn() async throws {
+        let daemon = try PulseDaemon(modules: ["load-module module-null-sink sink_name=speaker rate=16000"])
+        let backend = try await PulseAudioBackend.connect(server: daemon.server, reconnectBackoff: .milliseconds(50)...(.milliseconds(400)))
+        defer { Task { await backend.shutdown() } }
+        let events = await backend.events()
+        let format = PCMFormat(sampleRate: 16000, channels: 1)
+        let frames = try await backend.openCapture(source: "speaker.monitor", format: format)
+        var iterator = frames.makeAsyncIterator()
+        _ = try await iterator.next()
+        daemon.kill()
+        try await next(events) { if case .serverLost = $0 { () } else { nil } }
+        do {
+            while try await iterator.next() != nil {}
+            Issue.record("the capture should fail when the server dies")
+        } catch let error as StreamSessionError {
+            guard case .audioStreamingError = error else { Issue.record("wrong error \(error)"); return }
+        }
+        try daemon.start()
+        try await next(events) { if case .serverBack = $0 { () } else { nil } }
+        try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "speaker" { () } else { nil } }
+        let again = try await backend.openCapture(source: "speaker.monitor", format: format)
+        var second = again.makeAsyncIterator()
+        let frame = try #require(try await second.next())
+        #expect(frame.buffer.frameCount > 0)
+        #expect(try await backend.endpoints().contains { $0.name == "speaker" })
+    }
+
+    @Test("opening a capture on a source that does not exist fails with a clear error")
+    func missingSource() async throws {
+        let daemon = try PulseDaemon()
+        let backend = try await PulseAudioBackend.connect(server: daemon.server)
+        defer { Task { await backend.shutdown() } }
+        let frames = try await backend.openCapture(source: "no_such_source", format: PCMFormat(sampleRate: 16000, channels: 1))
+        await #expect(throws: StreamSessionError.self) {
+            for try await _ in frames {}
+        }
+    }
+
+    @Test("no server: connect fails with a PulseAudio error, and serverAnswers says no")
+    func noServer() async throws {
+        let nowhere = "unix:/nonexistent/glasses-audio/native"
+        await #expect(throws: PulseError.self) { try await PulseAudioBackend.connect(server: nowhere) }
+        #expect(await PulseAudioBackend.serverAnswers(server: nowhere, timeout: .seconds(5)) == false)
+    }
+}

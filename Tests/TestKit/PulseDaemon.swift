@@ -1,0 +1,75 @@
+import Foundation
+
+/// A private `pulseaudio` daemon for one test suite: its own runtime folder and socket, a
+/// test script of modules, no autospawn, no idle exit. Stopped when released.
+public final class PulseDaemon: @unchecked Sendable {
+    public let directory = TemporaryDirectory()
+    /// `unix:<folder>/native`, for `PULSE_SERVER` and libpulse.
+    public let server: String
+    private var pid: pid_t?
+    private let script: String
+
+    /// - Parameter modules: extra `load-module` lines (null sinks, virtual sources…).
+    public init(modules: [String] = []) throws {
+        server = "unix:\(directory.path("native"))"
+        script = (["load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory.path("native"))"]
+            + modules).joined(separator: "\n") + "\n"
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// Starts the daemon and returns once it answers.
+    public func start() throws {
+        precondition(pid == nil, "already running")
+        try script.write(toFile: directory.path("test.pa"), atomically: true, encoding: .utf8)
+        let pid = try Run.background("pulseaudio", [
+            "-n", "-F", directory.path("test.pa"), "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+            "--disable-shm=yes",
+        ], environment: [
+            "XDG_RUNTIME_DIR": directory.url.path, "HOME": directory.url.path, "XDG_CONFIG_HOME": directory.path("config"),
+            "PULSE_SERVER": "", "DBUS_SESSION_BUS_ADDRESS": "",
+        ], logPath: directory.path("pulse.log"))
+        self.pid = pid
+        // Set-up, not an assertion: poll until the server answers (or give up after ~10 s).
+        for _ in 0..<200 {
+            if (try? pactl(["info"]))?.status == 0 { return }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { self.pid = nil; break }
+            usleep(50_000)
+        }
+        let log = (try? String(contentsOfFile: directory.path("pulse.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw TestFailure("pulseaudio did not start: \(log.suffix(800))")
+    }
+
+    /// Kills the daemon at once (SIGKILL), as a crash would.
+    public func kill() {
+        guard let pid else { return }
+        Foundation.kill(pid, SIGKILL)
+        Run.wait(for: pid)
+        self.pid = nil
+        try? FileManager.default.removeItem(atPath: directory.path("native"))
+    }
+
+    public func stop() {
+        guard let pid else { return }
+        Foundation.kill(pid, SIGTERM)
+        Run.wait(for: pid)
+        self.pid = nil
+    }
+
+    /// Runs `pactl` against this daemon.
+    @discardableResult
+    public func pactl(_ arguments: [String]) throws -> Run.Output {
+        try Run.command("pactl", ["--server", server] + arguments)
+    }
+
+    /// Runs `pactl` and returns its stdout, throwing unless it succeeded.
+    @discardableResult
+    public func pactlChecked(_ arguments: [String]) throws -> String {
+        let result = try pactl(arguments)
+        guard result.status == 0 else { throw TestFailure("pactl \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
