@@ -23,7 +23,7 @@ public struct RestoreTimer: Sendable, Hashable {
     public private(set) var grace: Duration
     /// When the restore is due, if one is scheduled.
     public private(set) var deadline: Duration?
-    /// When the card was last restored.
+    /// When the card was last restored, until the next mic need has been weighed against it.
     public private(set) var lastRestore: Duration?
 
     public init(tuning: Tuning) {
@@ -34,11 +34,9 @@ public struct RestoreTimer: Sendable, Hashable {
     /// A session needs the mic: cancel any pending restore and adapt the grace.
     public mutating func microphoneNeeded(at now: Duration) {
         deadline = nil
-        if let lastRestore, now - lastRestore < tuning.flapWindow {
-            grace = min(grace * 2, tuning.maximumGrace)
-        } else if lastRestore != nil {
-            grace = tuning.grace
-        }
+        guard let lastRestore else { return }
+        grace = now - lastRestore < tuning.flapWindow ? min(grace * 2, tuning.maximumGrace) : tuning.grace
+        self.lastRestore = nil
     }
 
     /// No session needs the mic any more: schedule the restore (keeps an earlier one).
