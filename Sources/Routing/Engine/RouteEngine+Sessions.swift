@@ -95,8 +95,12 @@ extension RouteEngine {
         }
     }
 
-    /// Ends sessions whose wait or gate ran out.
+    /// Ends sessions whose wait or gate ran out, and forgets profile requests never carried out.
     mutating func expireDeadlines(_ out: inout [RoutingOutput]) {
+        for (device, deadline) in requestDeadlines where now >= deadline {
+            requestedProfiles[device] = nil
+            requestDeadlines[device] = nil
+        }
         for id in sessions.map(\.id) {
             guard let index = sessions.firstIndex(where: { $0.id == id }) else { continue }
             let session = sessions[index]

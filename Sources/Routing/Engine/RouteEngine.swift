@@ -24,6 +24,9 @@ public struct RouteEngine: Sendable {
     /// Profile switches we asked for and have not seen happen: a change that matches is ours,
     /// any other is an override.
     var requestedProfiles: [DeviceIdentifier: AudioProfile] = [:]
+    /// When a requested profile switch is given up on (a backend that never reports it must not
+    /// block later requests for the same profile).
+    var requestDeadlines: [DeviceIdentifier: Duration] = [:]
     /// Default-endpoint changes we asked for and have not seen happen.
     var requestedDefaults: [EndpointDirection: String] = [:]
     /// Devices whose profile someone else chose: the resting profile is not forced back on them.
@@ -113,6 +116,7 @@ public struct RouteEngine: Sendable {
     mutating func requestProfile(_ profile: AudioProfile, on device: DeviceIdentifier, _ out: inout [RoutingOutput]) {
         guard isServerUp, requestedProfiles[device] != profile else { return }
         requestedProfiles[device] = profile
+        requestDeadlines[device] = now + configuration.readyTimeout
         out.append(.perform(.setProfile(device, profile)))
     }
 
