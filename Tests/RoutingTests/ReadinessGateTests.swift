@@ -91,11 +91,11 @@ struct ReadinessGateTests {
     func engineOrder() {
         var harness = Harness()
         harness.connect(Fixture.device())
-        harness.event(.transportChanged(Fixture.glasses, .idle))
         let start = harness.send(.startSession(1, Fixture.capture))
         #expect(!start.contains { if case .openStream = $0 { true } else { false } })
         let switched = harness.performProfileSwitches(start)
         #expect(switched.contains(.openStream(1, Fixture.voiceSource(), .voice)))
+        harness.event(.transportChanged(Fixture.glasses, .idle))
         harness.send(.streamOpened(1, .source))
         harness.send(.firstBufferDelivered(1, .source))
         #expect(harness.engine.session(1)?.state == .starting)
@@ -103,6 +103,15 @@ struct ReadinessGateTests {
         #expect(harness.engine.session(1)?.state == .starting)
         let ready = harness.event(.transportChanged(Fixture.glasses, .active))
         #expect(ready.contains(.sessionStateChanged(1, .streaming)))
+    }
+
+    @Test("the old profile's idle transport does not block the new profile's session")
+    func transportPerProfile() {
+        var harness = Harness()
+        harness.connect(Fixture.device())
+        harness.event(.transportChanged(Fixture.glasses, .idle))
+        harness.startAndRun(1, Fixture.capture)
+        #expect(harness.engine.session(1)?.state == .streaming)
     }
 
     @Test("a profile switch the backend could not make ends the starting session with its error")

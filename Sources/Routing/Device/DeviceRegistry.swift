@@ -39,6 +39,7 @@ public struct DeviceRegistry: Sendable, Hashable {
         case .profileChanged(let id, let profile):
             guard let index = index(of: id), devices[index].activeProfile != profile else { return false }
             devices[index].activeProfile = profile
+            transports[id] = nil  // each profile has its own transport; the new one reports anew
             return true
         case .transportChanged(let id, let state):
             transports[id] = state
