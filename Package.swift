@@ -48,6 +48,10 @@ let package = Package(
             dependencies: ["AudioCore", "Routing", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
+            name: "RouteService",
+            dependencies: ["AudioBackend", "AudioCore", "Routing", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .target(
             name: "Simulator",
             dependencies: ["AudioBackend", "AudioCore", "Routing", "DeviceProfiles"],
             swiftSettings: strict),
@@ -62,7 +66,7 @@ let package = Package(
         .target(
             name: "GlassesAudioCLI",
             dependencies: [
-                "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech",
+                "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "RouteService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -78,6 +82,13 @@ let package = Package(
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
         .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "RouteServiceTests",
+            dependencies: [
+                "RouteService", "Simulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "PulseBackendTests",
             dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],

@@ -17,7 +17,8 @@ public struct PulseSnapshot: Sendable, Equatable {
     }
 
     /// The route events that lead from `old` to `self`, in the order a Bluetooth stack reports
-    /// them: endpoints go first, then device and profile changes, then new endpoints appear.
+    /// them: lost links first, then endpoints go, then device and profile changes, then new
+    /// endpoints appear.
     public func events(since old: PulseSnapshot) -> [RouteEvent] {
         func key(_ endpoint: AudioEndpoint) -> String { "\(endpoint.direction.rawValue):\(endpoint.name)" }
         let oldEndpoints = Dictionary(old.endpoints.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
@@ -26,11 +27,14 @@ public struct PulseSnapshot: Sendable, Equatable {
         let newDevices = Dictionary(devices.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         var events: [RouteEvent] = []
 
+        // A device that went away lost its link first (BlueZ), then the server removed its card.
+        for device in old.devices where newDevices[device.identifier] == nil {
+            events.append(.linkChanged(device.identifier, .disconnected))
+        }
         for endpoint in old.endpoints where newEndpoints[key(endpoint)] == nil {
             events.append(.endpointGone(name: endpoint.name, direction: endpoint.direction))
         }
         for device in old.devices where newDevices[device.identifier] == nil {
-            events.append(.linkChanged(device.identifier, .disconnected))
             events.append(.deviceGone(device.identifier))
         }
         for device in devices {

@@ -163,7 +163,7 @@ public struct SimulatedGlasses: Sendable {
     }
 
     /// The events that lead from `before` to now, in the order BlueZ and PulseAudio emit them:
-    /// endpoints go before the link drops; the link comes up before the profile and endpoints.
+    /// the link drops before its endpoints go; it comes up before the profile and endpoints.
     private func events(from before: Snapshot) -> [RouteEvent] {
         var events: [RouteEvent] = []
         let now = snapshot
@@ -172,15 +172,15 @@ public struct SimulatedGlasses: Sendable {
         if before.transport != now.transport && now.transport == .idle {
             events.append(.transportChanged(identifier, .idle))
         }
+        // BlueZ sees the link drop first; the sound server tears the card down after.
+        let dropped = before.linkState != now.linkState && now.linkState == .disconnected
+        if dropped { events.append(.linkChanged(identifier, .disconnected)) }
         events += gone.map { .endpointGone(name: $0.name, direction: $0.direction) }
         if before.linkState != now.linkState && now.linkState == .connected {
             events.append(.linkChanged(identifier, .connecting))
             events.append(.linkChanged(identifier, .connected))
         }
         if before.profile != now.profile { events.append(.profileChanged(identifier, now.profile)) }
-        if before.linkState != now.linkState && now.linkState == .disconnected {
-            events.append(.linkChanged(identifier, .disconnected))
-        }
         events += added.map { .endpointAppeared($0) }
         if before.transport != now.transport && now.transport != .idle {
             events.append(.transportChanged(identifier, now.transport))

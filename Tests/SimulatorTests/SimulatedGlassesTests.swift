@@ -61,7 +61,8 @@ struct SimulatedGlassesTests {
         let id = glasses.identifier
         let events = glasses.apply(.fold)
         #expect(events.first == .transportChanged(id, .idle))
-        #expect(events.last == .linkChanged(id, .disconnected))
+        #expect(events[1] == .linkChanged(id, .disconnected))
+        #expect(events.last == .profileChanged(id, .off))
         #expect(events.filter { if case .endpointGone = $0 { true } else { false } }.count == 2)
         #expect(glasses.endpoints.isEmpty)
     }
@@ -194,6 +195,7 @@ struct SimulatedBackendTests {
         #expect(seen.first == "device appeared: Bose Frames (4C:87:5D:00:00:04)")
         #expect(seen.contains("link connected: 4C:87:5D:00:00:04"))
         #expect(seen.last == "link disconnected: 4C:87:5D:00:00:04")
+        #expect(!seen.contains("profile off: 4C:87:5D:00:00:04"), "the link drop comes before the teardown")
     }
 
     @Test("RoutePreparation switches to voice and returns the mic once it appears")
