@@ -234,17 +234,7 @@ public final class PulseAudioBackend: AudioDeviceBackend {
 
     public func openCapture(source: String?, format: PCMFormat) async throws -> AsyncThrowingStream<AudioFrame, any Error> {
         try format.validate()
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: AudioFrame.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(500))
-        let stop = StopFlag()
-        continuation.onTermination = { _ in stop.set() }
-        let server = self.server
-        let thread = Thread {
-            SimpleStream.record(server: server, source: source, format: format, stop: stop, continuation: continuation)
-        }
-        thread.name = "pulse-capture"
-        thread.start()
-        return stream
+        return try PulseRecordStream.open(context: try liveContext(), source: source, format: format)
     }
 
     public func openPlayback(sink: String?, format: PCMFormat) async throws -> any PlaybackStream {

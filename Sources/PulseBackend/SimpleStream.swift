@@ -4,44 +4,10 @@ import AudioCore
 import Foundation
 import Routing
 
-/// Blocking `pa_simple` loops, run on threads of their own.
+/// `pa_simple` helpers for playback, whose blocking calls run on a queue of their own.
 enum SimpleStream {
     static func sampleSpec(_ format: PCMFormat) -> pa_sample_spec {
         pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
-    }
-
-    /// Reads 20 ms chunks until `stop` is set or the server fails; stamps them on a sample clock.
-    static func record(
-        server: String?, source: String?, format: PCMFormat, stop: StopFlag,
-        continuation: AsyncThrowingStream<AudioFrame, any Error>.Continuation
-    ) {
-        var spec = sampleSpec(format)
-        let chunkFrames = format.sampleRate / 50
-        let chunkBytes = chunkFrames * format.channels * 4
-        var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max,
-            fragsize: UInt32(chunkBytes))
-        var error: Int32 = 0
-        guard let simple = pa_simple_new(
-            server, "glasses-audio", PA_STREAM_RECORD, source, "capture", &spec, nil, &attributes, &error)
-        else {
-            let reason = String(cString: pa_strerror(error))
-            continuation.finish(throwing: StreamSessionError.audioStreamingError("cannot open capture on \(source ?? "default source"): \(reason)"))
-            return
-        }
-        defer { pa_simple_free(simple) }
-        var clock = SampleClock(sampleRate: format.sampleRate)
-        var chunk = [Float](repeating: 0, count: chunkFrames * format.channels)
-        while !stop.isSet {
-            let status = chunk.withUnsafeMutableBytes { pa_simple_read(simple, $0.baseAddress, $0.count, &error) }
-            if status < 0 {
-                let reason = String(cString: pa_strerror(error))
-                continuation.finish(throwing: StreamSessionError.audioStreamingError("capture: \(reason)"))
-                return
-            }
-            continuation.yield(clock.stamp(AudioBuffer(format: format, samples: chunk)))
-        }
-        continuation.finish()
     }
 }
 

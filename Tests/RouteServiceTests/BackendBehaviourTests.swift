@@ -70,9 +70,7 @@ final class PulseHarness: BackendHarness, @unchecked Sendable {
 
 @Suite("Backend behaviour, shared by PulseAudio and the simulated glasses", .serialized)
 struct BackendBehaviourTests {
-    /// "pulse" joins once captures use `pa_stream` with PA_STREAM_DONT_MOVE: today a `pa_simple`
-    /// capture whose source disappears is moved by PulseAudio to another source instead of ending.
-    static let kinds = ["simulated"]
+    static let kinds = ["simulated", "pulse"]
 
     func harness(_ kind: String) async throws -> any BackendHarness {
         kind == "pulse" ? try await PulseHarness() : try SimulatedHarness()
