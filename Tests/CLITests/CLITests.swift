@@ -112,10 +112,40 @@ struct CLITests {
         #expect(result.status == 2, "\(result.stderr)")
     }
 
+    @Test("monitor --json reports a fold as raw events and as a route change with its reason")
+    func monitorFold() throws {
+        let result = try run(["monitor", "--json", "--sim-events", "0.3:fold", "--sim-speed", "5", "--seconds", "0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.contains { $0["event"] as? String == "link_changed" && $0["state"] as? String == "disconnected" })
+        #expect(objects.contains { $0["event"] as? String == "route_changed" && $0["reason"] as? String == "oldDeviceUnavailable" })
+    }
+
+    @Test("profile switches the simulated glasses and reports the switch")
+    func profileSwitch() throws {
+        let result = try run(["profile", "auto", "voice", "--json", "--sim-speed", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"from\":\"media\""))
+        #expect(result.stdout.contains("\"to\":\"voice\""))
+        let missing = try run(["profile", "nonexistent-glasses", "voice"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no device matches 'nonexistent-glasses'"))
+    }
+
+    @Test("route describes the glasses' model, codecs and why there is no mic on A2DP")
+    func route() throws {
+        let result = try run(["route"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("media:   A2DP, codecs aac > sbc"))
+        #expect(result.stdout.contains("A2DP has no mic"))
+    }
+
     @Test("--help exits 0 and lists the commands")
     func help() throws {
         let result = try run(["--help"])
         #expect(result.status == 0)
-        for command in ["devices", "record", "play", "levels"] { #expect(result.stdout.contains(command)) }
+        for command in ["devices", "route", "monitor", "profile", "record", "play", "levels"] { #expect(result.stdout.contains(command)) }
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import AudioBackend
 import Foundation
+import Logging
+import RouteService
 import Routing
 
 /// `glasses-audio monitor`: every route change as it happens, one line each.
@@ -22,6 +24,11 @@ struct Monitor: AsyncParsableCommand {
     func run() async throws {
         let session = try await BackendSession.open(backendOptions, quiet: json)
         let events = await session.backend.events()
+        // The route engine runs beside the raw events, so its route changes (with their
+        // reasons) and session states are printed too.
+        let service = RouteService(backend: session.backend, logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let decisions = await service.observe()
+        try await service.start()
         if !json { printStatus("watching route changes on \(session.backend.name); Ctrl-C stops") }
         let start = ContinuousClock.now
         let (json, count, seconds) = (self.json, self.count, self.seconds)
@@ -42,6 +49,25 @@ struct Monitor: AsyncParsableCommand {
                         if let count, seen >= count { return }
                     }
                 }
+                group.addTask {
+                    for await output in decisions {
+                        let line: String
+                        switch output {
+                        case .routeChanged(let change): line = "route changed: \(change)"
+                        case .sessionStateChanged, .sessionFailed, .sessionReady: line = "session \(output)"
+                        case .activeDeviceChanged: line = "\(output)"
+                        default: continue
+                        }
+                        let elapsed = ContinuousClock.now - start
+                        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                        if json {
+                            try printJSON(DecisionRecord(time: (time * 1000).rounded() / 1000, output: output))
+                        } else {
+                            print(String(format: "%8.3f  %@", time, line))
+                            flushStandardOutput()
+                        }
+                    }
+                }
                 if let seconds {
                     group.addTask { try await Task.sleep(for: .seconds(seconds)) }
                 }
@@ -49,6 +75,43 @@ struct Monitor: AsyncParsableCommand {
                 group.cancelAll()
             }
         }
+        await service.shutdown()
         try await session.close()
+    }
+}
+
+/// An engine decision as one JSON object: `{"time": 1.2, "event": "route_changed", "reason": …}`.
+struct DecisionRecord: Encodable {
+    var time: Double
+    var event: String
+    var reason: String?
+    var previous: String?
+    var new: String?
+    var session: Int?
+    var state: String?
+    var device: String?
+    var text: String
+
+    init(time: Double, output: RoutingOutput) {
+        self.time = time
+        text = output.description
+        event = "decision"
+        switch output {
+        case .routeChanged(let change):
+            event = "route_changed"
+            reason = change.reason.rawValue
+            previous = change.previous?.description
+            new = change.new?.description
+        case .sessionStateChanged(let id, let state):
+            (event, session, self.state) = ("session_state", id.rawValue, state.rawValue)
+        case .sessionFailed(let id, let error):
+            (event, session, self.state) = ("session_failed", id.rawValue, error.userMessage)
+        case .sessionReady(let id, let route):
+            (event, session, device) = ("session_ready", id.rawValue, route.device.rawValue)
+        case .activeDeviceChanged(let id):
+            (event, device) = ("active_device", id?.rawValue)
+        default:
+            break
+        }
     }
 }
