@@ -73,6 +73,13 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "glasses-audio", dependencies: ["GlassesAudioCLI"], swiftSettings: strict),
         .executableTarget(name: "AudioBench", dependencies: ["AudioCore"], path: "bench/AudioBench", swiftSettings: strict),
+        .executableTarget(
+            name: "RouteBench",
+            dependencies: [
+                "RouteService", "Simulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/RouteBench", swiftSettings: strict),
 
         .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
