@@ -1,0 +1,58 @@
+import Foundation
+
+/// The frame classifier behind ``VoiceActivityDetector``: a one-hidden-layer perceptron over
+/// noise-floor-relative log-mel energies (see ``VADFeatures``), trained offline by
+/// `scripts/train-vad` on the synthetic corpus. With no weights it falls back to a fixed
+/// band-SNR rule.
+public struct VADModel: Sendable, Equatable {
+    public var inputMean: [Float]
+    public var inputScale: [Float]
+    /// Row-major `hidden × inputs`.
+    public var hiddenWeights: [Float]
+    public var hiddenBias: [Float]
+    public var outputWeights: [Float]
+    public var outputBias: Float
+
+    public init(
+        inputMean: [Float], inputScale: [Float], hiddenWeights: [Float], hiddenBias: [Float],
+        outputWeights: [Float], outputBias: Float
+    ) {
+        self.inputMean = inputMean
+        self.inputScale = inputScale
+        self.hiddenWeights = hiddenWeights
+        self.hiddenBias = hiddenBias
+        self.outputWeights = outputWeights
+        self.outputBias = outputBias
+    }
+
+    /// No weights: the band-SNR rule.
+    public static let rule = VADModel(
+        inputMean: [], inputScale: [], hiddenWeights: [], hiddenBias: [], outputWeights: [], outputBias: 0)
+
+    /// Speech probability of one feature vector.
+    public func probability(_ input: [Float]) -> Float {
+        guard !hiddenBias.isEmpty else {
+            // Mean band SNR (nats) over the speech bands, through a logistic.
+            let bands = VADFeatures.bandCount
+            var sum: Float = 0
+            for band in 4..<(bands - 6) { sum += input[band] }
+            let mean = sum / Float(bands - 10)
+            return 1 / (1 + exp(-2 * (mean - 1.5)))
+        }
+        let inputs = inputMean.count
+        var normalized = [Float](repeating: 0, count: inputs)
+        for index in 0..<inputs { normalized[index] = (input[index] - inputMean[index]) * inputScale[index] }
+        var output = outputBias
+        hiddenWeights.withUnsafeBufferPointer { weights in
+            normalized.withUnsafeBufferPointer { x in
+                for unit in 0..<hiddenBias.count {
+                    var sum = hiddenBias[unit]
+                    let row = unit * inputs
+                    for index in 0..<inputs { sum += weights[row + index] * x[index] }
+                    output += outputWeights[unit] * max(0, sum)
+                }
+            }
+        }
+        return 1 / (1 + exp(-output))
+    }
+}

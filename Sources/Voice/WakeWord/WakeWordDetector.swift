@@ -1,0 +1,113 @@
+public import AudioCore
+
+/// Wake-phrase spotting by subsequence DTW against templates, several phrases at once.
+///
+/// Frames in (16 kHz mono samples or shared log-mel frames), detections out; no I/O, no threads,
+/// one owner. A phrase fires when its best template score reaches the threshold for the
+/// configured sensitivity; the detector then waits ``WakeWordConfiguration/peakWaitSeconds`` for a
+/// higher peak, reports the best one, and stays quiet for that phrase for the refractory period.
+public final class WakeWordDetector {
+    public let configuration: WakeWordConfiguration
+    public let models: [WakeWordModel]
+    private let extractor = LogMelFeatureExtractor()
+    private var normalizer = SlidingNormalizer()
+    private var keywords: [KeywordState]
+    private var frameIndex = 0
+
+    struct KeywordState {
+        var matchers: [SubsequenceMatcher]
+        var threshold: Float
+        var candidate: (score: Float, end: Int, start: Int)?
+        var framesSincePeak = 0
+        var quietUntil = 0
+    }
+
+    public init(models: [WakeWordModel], configuration: WakeWordConfiguration = WakeWordConfiguration())
+        throws(VoiceError)
+    {
+        try configuration.validate()
+        guard !models.isEmpty else { throw .invalidParameter("no wake phrases given") }
+        for model in models {
+            guard !model.keyword.allSatisfy(\.isWhitespace) else { throw .emptyKeyword }
+            guard model.templates.contains(where: { $0.frames.count >= WakeWordTemplate.minimumFrames }) else {
+                throw .noTemplates(model.keyword)
+            }
+        }
+        self.configuration = configuration
+        self.models = models
+        keywords = models.map { model in
+            KeywordState(
+                matchers: model.templates.filter { $0.frames.count >= WakeWordTemplate.minimumFrames }
+                    .map(SubsequenceMatcher.init),
+                threshold: model.threshold(sensitivity: configuration.sensitivity))
+        }
+    }
+
+    /// Takes 16 kHz mono samples; returns the detections completed by them.
+    public func process(_ samples: some Collection<Float>) -> [WakeWordDetection] {
+        extractor.process(samples).flatMap { process(logMel: $0) }
+    }
+
+    /// Takes one log-mel frame from a shared ``LogMelFeatureExtractor``.
+    public func process(logMel: [Float]) -> [WakeWordDetection] {
+        let frame = normalizer.next(logMel)
+        let index = frameIndex
+        frameIndex += 1
+        let peakWait = Int((configuration.peakWaitSeconds * LogMelFeatureExtractor.frameRate).rounded())
+        let refractory = Int((configuration.refractorySeconds * LogMelFeatureExtractor.frameRate).rounded())
+        var detections: [WakeWordDetection] = []
+        for slot in keywords.indices {
+            var best: (score: Float, start: Int) = (-.infinity, index)
+            for matcher in keywords[slot].matchers.indices {
+                let (distance, start) = keywords[slot].matchers[matcher].advance(frame, index: index)
+                if 1 - distance > best.score { best = (1 - distance, start) }
+            }
+            var state = keywords[slot]
+            defer { keywords[slot] = state }
+            guard index >= state.quietUntil else { continue }
+            if best.score >= state.threshold, best.score > (state.candidate?.score ?? -.infinity) {
+                state.candidate = (best.score, index, best.start)
+                state.framesSincePeak = 0
+            } else if state.candidate != nil {
+                state.framesSincePeak += 1
+            }
+            if let candidate = state.candidate, state.framesSincePeak >= peakWait {
+                detections.append(
+                    WakeWordDetection(
+                        keyword: models[slot].keyword, time: Self.endTime(ofFrame: candidate.end),
+                        start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
+                        score: Double(candidate.score)))
+                state.candidate = nil
+                state.quietUntil = candidate.end + refractory
+            }
+        }
+        return detections
+    }
+
+    /// Reports a peak still waiting out ``WakeWordConfiguration/peakWaitSeconds`` (end of stream).
+    public func finish() -> [WakeWordDetection] {
+        var detections: [WakeWordDetection] = []
+        for slot in keywords.indices {
+            if let candidate = keywords[slot].candidate {
+                detections.append(
+                    WakeWordDetection(
+                        keyword: models[slot].keyword, time: Self.endTime(ofFrame: candidate.end),
+                        start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
+                        score: Double(candidate.score)))
+                keywords[slot].candidate = nil
+            }
+        }
+        return detections
+    }
+
+    /// Detections in a whole buffer (any rate or channels: mixed down and resampled to 16 kHz).
+    public func detections(in buffer: AudioBuffer) throws(VoiceError) -> [WakeWordDetection] {
+        let mono = try VoiceInput.prepare(buffer)
+        return process(mono.samples) + finish()
+    }
+
+    /// Time in seconds of the end of frame `index`'s window.
+    static func endTime(ofFrame index: Int) -> Double {
+        Double(index * LogMelFeatureExtractor.hop + LogMelFeatureExtractor.window) / Double(LogMelFeatureExtractor.sampleRate)
+    }
+}

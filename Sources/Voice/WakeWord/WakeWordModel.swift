@@ -1,0 +1,28 @@
+/// Everything the detector needs for one phrase: its templates and how scores map to sensitivity.
+public struct WakeWordModel: Sendable, Equatable, Codable {
+    /// The phrase as the user typed it; reported in detections.
+    public var keyword: String
+    public var templates: [WakeWordTemplate]
+    /// Score threshold at sensitivity 0 (fewest detections).
+    public var strictThreshold: Float
+    /// Score threshold at sensitivity 1 (most detections).
+    public var lenientThreshold: Float
+
+    public init(keyword: String, templates: [WakeWordTemplate], strictThreshold: Float = WakeWordModel.defaultStrict,
+                lenientThreshold: Float = WakeWordModel.defaultLenient) {
+        self.keyword = keyword
+        self.templates = templates
+        self.strictThreshold = strictThreshold
+        self.lenientThreshold = lenientThreshold
+    }
+
+    /// Defaults calibrated on the development corpus (see `voice-eval`): sensitivity 0.5 sits near
+    /// 1 false accept per hour of speech.
+    public static let defaultStrict: Float = 0.80
+    public static let defaultLenient: Float = 0.60
+
+    /// The score a match must reach at `sensitivity` (0...1): linear from strict to lenient.
+    public func threshold(sensitivity: Double) -> Float {
+        strictThreshold - Float(sensitivity) * (strictThreshold - lenientThreshold)
+    }
+}
