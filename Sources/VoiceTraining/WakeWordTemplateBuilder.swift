@@ -13,7 +13,7 @@ public struct WakeWordTemplateBuilder: Sendable {
     public var cacheDirectory: String?
 
     /// Bumped whenever the front end or template format changes, so old caches are not reused.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     public init(voices: [EspeakVoice] = Self.defaultVoices, cacheDirectory: String? = Self.defaultCacheDirectory) {
         self.voices = voices

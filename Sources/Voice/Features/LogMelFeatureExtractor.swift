@@ -54,7 +54,9 @@ public final class LogMelFeatureExtractor {
     }
 
     private func frame(at start: Int) -> [Float] {
-        let power = spectrum.power(pending[start..<(start + Self.window)], window: hann)
-        return filterbank.apply(power).map { log($0 + 1e-10) }
+        let power = spectrum.power(Array(pending[start..<(start + Self.window)]), window: hann)
+        var bands = filterbank.apply(power)
+        for band in bands.indices { bands[band] = log(bands[band] + 1e-10) }
+        return bands
     }
 }

@@ -49,10 +49,15 @@ public struct MelFilterbank: Sendable {
 
     /// Band energies of `power` (bins 0...fftSize/2).
     public func apply(_ power: [Float]) -> [Float] {
-        filters.map { filter in
-            var sum: Float = 0
-            for (offset, weight) in filter.weights.enumerated() { sum += power[filter.firstBin + offset] * weight }
-            return sum
+        power.withUnsafeBufferPointer { bins in
+            filters.map { filter in
+                var sum: Float = 0
+                filter.weights.withUnsafeBufferPointer { weights in
+                    let first = filter.firstBin
+                    for offset in 0..<weights.count { sum += bins[first + offset] * weights[offset] }
+                }
+                return sum
+            }
         }
     }
 }

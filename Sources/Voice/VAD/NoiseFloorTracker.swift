@@ -3,18 +3,24 @@
 public struct NoiseFloorTracker: Sendable {
     public let bandCount: Int
     private let blockLength: Int
+    private let blocks: Int
     private var smoothed: [Float]
     private var currentMinimum: [Float]
-    private var blockMinima: [[Float]]
+    /// Minima of the last `blocks` complete blocks, oldest first, flattened `blocks × bandCount`.
+    private var blockMinima: [Float]
+    /// Minimum over `blockMinima`, recomputed once per block.
+    private var pastMinimum: [Float]
     private var framesInBlock = 0
     private var started = false
 
     public init(bandCount: Int, blockLength: Int = 25, blocks: Int = 6) {
         self.bandCount = bandCount
         self.blockLength = blockLength
+        self.blocks = blocks
         smoothed = Array(repeating: 0, count: bandCount)
         currentMinimum = Array(repeating: .infinity, count: bandCount)
-        blockMinima = Array(repeating: Array(repeating: .infinity, count: bandCount), count: blocks)
+        blockMinima = Array(repeating: .infinity, count: bandCount * blocks)
+        pastMinimum = Array(repeating: .infinity, count: bandCount)
     }
 
     /// Takes a log-energy frame and returns the floor estimate after it.
@@ -27,14 +33,17 @@ public struct NoiseFloorTracker: Sendable {
         for band in 0..<bandCount {
             smoothed[band] = 0.7 * smoothed[band] + 0.3 * frame[band]
             currentMinimum[band] = min(currentMinimum[band], smoothed[band])
-            var value = currentMinimum[band]
-            for block in blockMinima { value = min(value, block[band]) }
-            floor[band] = value
+            floor[band] = min(currentMinimum[band], pastMinimum[band])
         }
         framesInBlock += 1
         if framesInBlock == blockLength {
-            blockMinima.removeFirst()
-            blockMinima.append(currentMinimum)
+            blockMinima.removeFirst(bandCount)
+            blockMinima.append(contentsOf: currentMinimum)
+            for band in 0..<bandCount {
+                var value = Float.infinity
+                for block in 0..<blocks { value = min(value, blockMinima[block * bandCount + band]) }
+                pastMinimum[band] = value
+            }
             currentMinimum = Array(repeating: .infinity, count: bandCount)
             framesInBlock = 0
         }

@@ -40,19 +40,43 @@ public struct VADModel: Sendable, Equatable {
             return 1 / (1 + exp(-2 * (mean - 1.5)))
         }
         let inputs = inputMean.count
-        var normalized = [Float](repeating: 0, count: inputs)
-        for index in 0..<inputs { normalized[index] = (input[index] - inputMean[index]) * inputScale[index] }
+        let hidden = hiddenBias.count
         var output = outputBias
-        hiddenWeights.withUnsafeBufferPointer { weights in
-            normalized.withUnsafeBufferPointer { x in
-                for unit in 0..<hiddenBias.count {
-                    var sum = hiddenBias[unit]
-                    let row = unit * inputs
-                    for index in 0..<inputs { sum += weights[row + index] * x[index] }
-                    output += outputWeights[unit] * max(0, sum)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: inputs) { x in
+            input.withUnsafeBufferPointer { raw in
+                inputMean.withUnsafeBufferPointer { mean in
+                    inputScale.withUnsafeBufferPointer { scale in
+                        for index in 0..<inputs { x[index] = (raw[index] - mean[index]) * scale[index] }
+                    }
+                }
+            }
+            hiddenWeights.withUnsafeBufferPointer { weights in
+                hiddenBias.withUnsafeBufferPointer { bias in
+                    outputWeights.withUnsafeBufferPointer { out in
+                        for unit in 0..<hidden {
+                            let row = weights.baseAddress! + unit * inputs
+                            output += out[unit] * max(0, Self.dot(row, x.baseAddress!, inputs) + bias[unit])
+                        }
+                    }
                 }
             }
         }
         return 1 / (1 + exp(-output))
+    }
+
+    /// Dot product, eight lanes at a time.
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+        var lanes = SIMD8<Float>()
+        var index = 0
+        while index + 8 <= count {
+            let x = UnsafeRawPointer(a + index).loadUnaligned(as: SIMD8<Float>.self)
+            let y = UnsafeRawPointer(b + index).loadUnaligned(as: SIMD8<Float>.self)
+            lanes += x * y
+            index += 8
+        }
+        var sum = lanes.sum()
+        while index < count { sum += a[index] * b[index]; index += 1 }
+        return sum
     }
 }

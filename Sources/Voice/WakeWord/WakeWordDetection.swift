@@ -5,13 +5,17 @@ public struct WakeWordDetection: Sendable, Equatable, Codable {
     public var time: Double
     /// Start of the matched phrase, in seconds.
     public var start: Double
-    /// Match score 0...1 (1 − mean cosine distance to the closest template); higher is closer.
+    /// Score 0...1 (1 − mean cosine distance to the closest template, the phrase normalised on
+    /// its own); higher is closer. Compared with the sensitivity's threshold.
     public var score: Double
+    /// The first-pass streaming match score that nominated this stretch.
+    public var matchScore: Double
 
-    public init(keyword: String, time: Double, start: Double, score: Double) {
+    public init(keyword: String, time: Double, start: Double, score: Double, matchScore: Double) {
         self.keyword = keyword
         self.time = time
         self.start = start
         self.score = score
+        self.matchScore = matchScore
     }
 }

@@ -13,9 +13,14 @@ public final class WakeWordDetector {
     private var normalizer = SlidingNormalizer()
     private var keywords: [KeywordState]
     private var frameIndex = 0
+    /// Raw log-mel frames of the last few seconds, for the second look at a candidate.
+    private var history: [[Float]] = []
+    private static let historyLimit = 400
 
     struct KeywordState {
         var matchers: [SubsequenceMatcher]
+        var utterances: [[[Float]]]
+        var gate: Float
         var threshold: Float
         var candidate: (score: Float, end: Int, start: Int)?
         var framesSincePeak = 0
@@ -39,6 +44,8 @@ public final class WakeWordDetector {
             KeywordState(
                 matchers: model.templates.filter { $0.frames.count >= WakeWordTemplate.minimumFrames }
                     .map(SubsequenceMatcher.init),
+                utterances: model.templates.map(\.utterance).filter { $0.count >= WakeWordTemplate.minimumFrames },
+                gate: model.matchGate,
                 threshold: model.threshold(sensitivity: configuration.sensitivity))
         }
     }
@@ -53,6 +60,8 @@ public final class WakeWordDetector {
         let frame = normalizer.next(logMel)
         let index = frameIndex
         frameIndex += 1
+        history.append(logMel)
+        if history.count > Self.historyLimit + 100 { history.removeFirst(history.count - Self.historyLimit) }
         let peakWait = Int((configuration.peakWaitSeconds * LogMelFeatureExtractor.frameRate).rounded())
         let refractory = Int((configuration.refractorySeconds * LogMelFeatureExtractor.frameRate).rounded())
         var detections: [WakeWordDetection] = []
@@ -65,20 +74,18 @@ public final class WakeWordDetector {
             var state = keywords[slot]
             defer { keywords[slot] = state }
             guard index >= state.quietUntil else { continue }
-            if best.score >= state.threshold, best.score > (state.candidate?.score ?? -.infinity) {
+            if best.score >= state.gate, best.score > (state.candidate?.score ?? -.infinity) {
                 state.candidate = (best.score, index, best.start)
                 state.framesSincePeak = 0
             } else if state.candidate != nil {
                 state.framesSincePeak += 1
             }
             if let candidate = state.candidate, state.framesSincePeak >= peakWait {
-                detections.append(
-                    WakeWordDetection(
-                        keyword: models[slot].keyword, time: Self.endTime(ofFrame: candidate.end),
-                        start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
-                        score: Double(candidate.score)))
                 state.candidate = nil
-                state.quietUntil = candidate.end + refractory
+                if let detection = judge(candidate, slot: slot, state: state) {
+                    detections.append(detection)
+                    state.quietUntil = candidate.end + refractory
+                }
             }
         }
         return detections
@@ -89,12 +96,8 @@ public final class WakeWordDetector {
         var detections: [WakeWordDetection] = []
         for slot in keywords.indices {
             if let candidate = keywords[slot].candidate {
-                detections.append(
-                    WakeWordDetection(
-                        keyword: models[slot].keyword, time: Self.endTime(ofFrame: candidate.end),
-                        start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
-                        score: Double(candidate.score)))
                 keywords[slot].candidate = nil
+                if let detection = judge(candidate, slot: slot, state: keywords[slot]) { detections.append(detection) }
             }
         }
         return detections
@@ -104,6 +107,25 @@ public final class WakeWordDetector {
     public func detections(in buffer: AudioBuffer) throws(VoiceError) -> [WakeWordDetection] {
         let mono = try VoiceInput.prepare(buffer)
         return process(mono.samples) + finish()
+    }
+
+    /// The second look: the candidate's stretch normalised on its own and aligned with each template.
+    private func judge(_ candidate: (score: Float, end: Int, start: Int), slot: Int, state: KeywordState)
+        -> WakeWordDetection?
+    {
+        let firstKept = frameIndex - history.count
+        let lower = max(candidate.start, firstKept) - firstKept
+        let upper = candidate.end - firstKept
+        guard upper < history.count, upper - lower + 1 >= 4 else { return nil }
+        let stretch = UtteranceAlignment.normalize(Array(history[lower...upper]))
+        var distance: Float = .infinity
+        for template in state.utterances { distance = min(distance, UtteranceAlignment.distance(stretch, template)) }
+        let score = 1 - distance
+        guard score >= state.threshold else { return nil }
+        return WakeWordDetection(
+            keyword: models[slot].keyword, time: Self.endTime(ofFrame: candidate.end),
+            start: Double(candidate.start) / LogMelFeatureExtractor.frameRate, score: Double(score),
+            matchScore: Double(candidate.score))
     }
 
     /// Time in seconds of the end of frame `index`'s window.

@@ -19,7 +19,10 @@ public struct WakeWordModel: Sendable, Equatable, Codable {
     /// Defaults calibrated on the development corpus (see `voice-eval`): sensitivity 0.5 sits near
     /// 1 false accept per hour of speech.
     public static let defaultStrict: Float = 0.80
-    public static let defaultLenient: Float = 0.60
+    public static let defaultLenient: Float = 0.30
+
+    /// First-pass streaming score that makes a stretch a candidate for the second look.
+    public var matchGate: Float { 0.62 }
 
     /// The score a match must reach at `sensitivity` (0...1): linear from strict to lenient.
     public func threshold(sensitivity: Double) -> Float {

@@ -4,13 +4,16 @@ public import AudioCore
 /// One example of a wake phrase as the detector compares it: normalised log-mel frames
 /// (unit length, see ``SlidingNormalizer``) covering the phrase only.
 public struct WakeWordTemplate: Sendable, Equatable, Codable {
-    /// Frames of ``SlidingNormalizer/dimension`` values each.
+    /// Frames of ``SlidingNormalizer/dimension`` values each, as the stream is normalised.
     public var frames: [[Float]]
+    /// The same frames normalised over the phrase alone (``UtteranceAlignment/normalize(_:varianceFloor:)``).
+    public var utterance: [[Float]]
     /// Where it came from ("espeak en-us+f3 rate 160 pitch 40", "enroll take1.wav").
     public var source: String
 
-    public init(frames: [[Float]], source: String) {
+    public init(frames: [[Float]], utterance: [[Float]], source: String) {
         self.frames = frames
+        self.utterance = utterance
         self.source = source
     }
 
@@ -39,6 +42,8 @@ public struct WakeWordTemplate: Sendable, Equatable, Codable {
         else {
             throw .invalidParameter("\(source): no phrase of at least \(minimumFrames * 10) ms found")
         }
-        return WakeWordTemplate(frames: Array(normalized[first...last]), source: source)
+        return WakeWordTemplate(
+            frames: Array(normalized[first...last]), utterance: UtteranceAlignment.normalize(Array(logMel[first...last])),
+            source: source)
     }
 }
