@@ -10,7 +10,8 @@ struct VoiceEval {
         usage: voice-eval vad [--json] FILE...
                voice-eval wake --keyword TEXT [--keyword TEXT...] [--sensitivity S] [--enroll DIR] [--json] FILE...
                voice-eval endpoint --keyword TEXT [--sensitivity S] [--enroll DIR] [--json] FILE...
-               voice-eval eval --corpus DIR [--keyword TEXT] [--no-enroll] [--json]
+               voice-eval eval --corpus DIR [--keyword TEXT] [--no-enroll] [--vad-only] [--json]
+                               [--vad-on P] [--vad-off P] [--onset FRAMES] [--hangover FRAMES]
                voice-eval vad-features --corpus DIR --out FILE
         """
 
@@ -37,6 +38,11 @@ struct VoiceEval {
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
+            case "--vad-only": options.vadOnly = true
+            case "--vad-on": options.vad.onThreshold = Float(value()) ?? options.vad.onThreshold
+            case "--vad-off": options.vad.offThreshold = Float(value()) ?? options.vad.offThreshold
+            case "--onset": options.vad.onsetFrames = Int(value()) ?? options.vad.onsetFrames
+            case "--hangover": options.vad.hangoverFrames = Int(value()) ?? options.vad.hangoverFrames
             case let flag where flag.hasPrefix("--"): fail("unknown option \(flag)\n\(usage)")
             case let file: files.append(file)
             }
@@ -80,6 +86,8 @@ struct VoiceEval {
         var corpus: String?
         var out: String?
         var noEnroll = false
+        var vadOnly = false
+        var vad = VADConfiguration()
     }
 
     static func perFile<Report: Encodable>(
@@ -109,9 +117,9 @@ struct VoiceEval {
             let builder = WakeWordTemplateBuilder()
             let clock = ContinuousClock()
             let start = clock.now
-            let model = try builder.model(for: keyword)
+            let model = options.vadOnly ? nil : try builder.model(for: keyword)
             let prepared = clock.now - start
-            let evaluator = CorpusEvaluator(corpus: corpus, model: model)
+            let evaluator = CorpusEvaluator(corpus: corpus, vadConfiguration: options.vad, model: model)
             let result = try evaluator.run(builder: options.noEnroll ? nil : builder) { line in
                 FileHandle.standardError.write(Data("\(line)\n".utf8))
             }

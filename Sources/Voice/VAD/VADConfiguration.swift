@@ -9,7 +9,7 @@ public struct VADConfiguration: Sendable, Equatable, Codable {
     /// Consecutive frames under `offThreshold` before speech ends: the hangover (10 ms each).
     public var hangoverFrames: Int
 
-    public init(onThreshold: Float = 0.5, offThreshold: Float = 0.35, onsetFrames: Int = 3, hangoverFrames: Int = 12) {
+    public init(onThreshold: Float = 0.6, offThreshold: Float = 0.5, onsetFrames: Int = 3, hangoverFrames: Int = 5) {
         self.onThreshold = onThreshold
         self.offThreshold = offThreshold
         self.onsetFrames = onsetFrames

@@ -13,6 +13,10 @@ public final class WakeWordDetector {
     private var normalizer = SlidingNormalizer()
     private var keywords: [KeywordState]
     private var frameIndex = 0
+    /// When set, every candidate judged is kept in ``candidates`` (for training the classifier).
+    public var recordsCandidates = false
+    /// Candidates judged so far, accepted or not (only while ``recordsCandidates`` is set).
+    public private(set) var candidates: [WakeWordCandidate] = []
     /// Raw log-mel frames of the last few seconds, for the second look at a candidate.
     private var history: [[Float]] = []
     private static let historyLimit = 400
@@ -113,6 +117,17 @@ public final class WakeWordDetector {
     private func judge(_ candidate: (score: Float, end: Int, start: Int), slot: Int, state: KeywordState)
         -> WakeWordDetection?
     {
+        guard let judged = look(candidate, slot: slot, state: state) else { return nil }
+        if recordsCandidates { candidates.append(judged) }
+        guard judged.score >= state.threshold else { return nil }
+        return WakeWordDetection(
+            keyword: models[slot].keyword, time: judged.time, start: judged.start, score: Double(judged.score),
+            matchScore: Double(candidate.score))
+    }
+
+    private func look(_ candidate: (score: Float, end: Int, start: Int), slot: Int, state: KeywordState)
+        -> WakeWordCandidate?
+    {
         let firstKept = frameIndex - history.count
         let lower = max(candidate.start, firstKept) - firstKept
         let upper = candidate.end - firstKept
@@ -120,12 +135,20 @@ public final class WakeWordDetector {
         let stretch = UtteranceAlignment.normalize(Array(history[lower...upper]))
         var distance: Float = .infinity
         for template in state.utterances { distance = min(distance, UtteranceAlignment.distance(stretch, template)) }
-        let score = 1 - distance
-        guard score >= state.threshold else { return nil }
-        return WakeWordDetection(
-            keyword: models[slot].keyword, time: Self.endTime(ofFrame: candidate.end),
-            start: Double(candidate.start) / LogMelFeatureExtractor.frameRate, score: Double(score),
-            matchScore: Double(candidate.score))
+        let alignment = 1 - distance
+        var score = alignment
+        var features: [Float] = []
+        if let classifier = models[slot].classifier {
+            features = WakeWordClassifier.features(
+                stretch: Array(history[lower...upper]), matchScore: candidate.score, alignmentScore: alignment)
+            score = classifier.probability(features)
+        } else if recordsCandidates {
+            features = WakeWordClassifier.features(
+                stretch: Array(history[lower...upper]), matchScore: candidate.score, alignmentScore: alignment)
+        }
+        return WakeWordCandidate(
+            time: Self.endTime(ofFrame: candidate.end), start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
+            matchScore: candidate.score, alignmentScore: alignment, score: score, features: features)
     }
 
     /// Time in seconds of the end of frame `index`'s window.

@@ -3,6 +3,8 @@ public struct WakeWordModel: Sendable, Equatable, Codable {
     /// The phrase as the user typed it; reported in detections.
     public var keyword: String
     public var templates: [WakeWordTemplate]
+    /// The per-phrase classifier; when present, detection scores are its probabilities.
+    public var classifier: WakeWordClassifier?
     /// Score threshold at sensitivity 0 (fewest detections).
     public var strictThreshold: Float
     /// Score threshold at sensitivity 1 (most detections).
@@ -14,6 +16,7 @@ public struct WakeWordModel: Sendable, Equatable, Codable {
         self.templates = templates
         self.strictThreshold = strictThreshold
         self.lenientThreshold = lenientThreshold
+        classifier = nil
     }
 
     /// Defaults calibrated on the development corpus (see `voice-eval`): sensitivity 0.5 sits near

@@ -1,0 +1,14 @@
+/// A stretch the streaming pass nominated, with every score the later looks gave it.
+public struct WakeWordCandidate: Sendable, Equatable {
+    /// End of the stretch, seconds.
+    public var time: Double
+    public var start: Double
+    /// First pass: streaming DTW score.
+    public var matchScore: Float
+    /// Second pass: utterance-normalised alignment score.
+    public var alignmentScore: Float
+    /// The score compared with the threshold: the classifier's probability, or `alignmentScore`.
+    public var score: Float
+    /// The classifier's input (empty when neither a classifier nor recording asked for it).
+    public var features: [Float]
+}
