@@ -91,7 +91,7 @@ public struct CorpusEvaluator {
                 trials.append(
                     WakeWordTrial(
                         occurrences: entry.keywords.map { $0.start...$0.end }, detections: detections,
-                        durationSeconds: audio.duration))
+                        durationSeconds: audio.duration, isConfusable: entry.kind == "confusable"))
                 if number % 5 == 0 {
                     let pipelineStart = clock.now
                     do {

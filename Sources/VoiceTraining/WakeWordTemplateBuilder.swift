@@ -11,13 +11,20 @@ public struct WakeWordTemplateBuilder: Sendable {
     public var voices: [EspeakVoice]
     /// Where prepared models are kept, or `nil` for no cache.
     public var cacheDirectory: String?
+    /// Trains the per-phrase classifier when set (about 20 s in a release build); `nil` for
+    /// DTW alone.
+    public var classifierTrainer: WakeWordClassifierTrainer?
 
     /// Bumped whenever the front end or template format changes, so old caches are not reused.
     static let formatVersion = 2
 
-    public init(voices: [EspeakVoice] = Self.defaultVoices, cacheDirectory: String? = Self.defaultCacheDirectory) {
+    public init(
+        voices: [EspeakVoice] = Self.defaultVoices, cacheDirectory: String? = Self.defaultCacheDirectory,
+        classifierTrainer: WakeWordClassifierTrainer? = WakeWordClassifierTrainer()
+    ) {
         self.voices = voices
         self.cacheDirectory = cacheDirectory
+        self.classifierTrainer = classifierTrainer
     }
 
     /// A spread of espeak-ng voices: both sexes, three accents, slow to fast, low to high.
@@ -61,7 +68,12 @@ public struct WakeWordTemplateBuilder: Sendable {
                 throw .voice(error)
             }
         }
-        let model = WakeWordModel(keyword: keyword, templates: templates)
+        var model = WakeWordModel(keyword: keyword, templates: templates)
+        if let classifierTrainer {
+            model.classifier = try classifierTrainer.train(model, phrase: phrase)
+            model.strictThreshold = WakeWordModel.classifierStrict
+            model.lenientThreshold = WakeWordModel.classifierLenient
+        }
         if let cachePath, let directory = cacheDirectory {
             // A cache that cannot be written only costs time next run; the model is still good.
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -141,7 +153,10 @@ public struct WakeWordTemplateBuilder: Sendable {
 
     func cacheFileName(for phrase: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let key = "\(Self.formatVersion)|\(phrase)|" + voices.map(\.description).joined(separator: ";")
+        let trainer = classifierTrainer.map {
+            "classifier \($0.positiveCount) \($0.sentences.count) \($0.confusableRepeats) \($0.hiddenUnits) \($0.epochs)"
+        } ?? "dtw"
+        let key = "\(Self.formatVersion)|\(phrase)|\(trainer)|" + voices.map(\.description).joined(separator: ";")
         for byte in key.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3

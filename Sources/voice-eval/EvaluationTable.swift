@@ -13,15 +13,15 @@ enum EvaluationTable {
             + "RTF \(f(result.vadRTF, 5)) (median \(f(result.vadRTFMedian, 5)))")
         guard let keyword = result.keyword else { return lines.joined(separator: "\n") }
         lines.append("wake  \"\(keyword)\": \(result.occurrences) occurrences, prepared in \(preparation)")
-        lines.append("      sensitivity  threshold  FRR    FA/h   (misses, false accepts)")
+        lines.append("      sensitivity  threshold  FRR    FA/h    confusables accepted  (misses, false accepts)")
         for row in result.det {
             lines.append("      \(f(row.sensitivity ?? 0, 2))         \(f(row.threshold))      \(f(row.falseRejectionRate)) "
-                + "\(f(row.falseAcceptsPerHour, 2))  (\(row.misses), \(row.falseAccepts))")
+                + "\(f(row.falseAcceptsPerHour, 2))   \(f(row.confusableAcceptRate))                 (\(row.misses), \(row.falseAccepts))")
         }
         for (label, row) in [("≤1 FA/h", result.bestAtOneFAPerHour), ("≤5 FA/h", result.bestAtFiveFAPerHour)] {
             if let row {
                 lines.append("      best FRR at \(label): \(f(row.falseRejectionRate)) (threshold \(f(row.threshold)), "
-                    + "\(f(row.falseAcceptsPerHour, 2)) FA/h)")
+                    + "\(f(row.falseAcceptsPerHour, 2)) FA/h, confusables \(f(row.confusableAcceptRate)))")
             }
         }
         lines.append("      RTF wake \(f(result.wakeRTF, 5)) (median \(f(result.wakeRTFMedian, 5))), "

@@ -72,6 +72,26 @@ struct VoiceEval {
                     try VoiceFileAnalysis.endpoint(path: path, models: models, wake: configuration)
                 }
             }
+        case "candidates":
+            // Every stretch the DTW passes nominate, with all its scores (for tuning; JSON lines).
+            let models: [WakeWordModel]
+            do {
+                models = try VoiceFileAnalysis.models(keywords: options.keywords, enrollDirectory: options.enroll)
+            } catch {
+                fail("\(error)")
+            }
+            for path in files {
+                guard let audio = try? VoiceInput.prepare(AudioFileReader.read(path)),
+                      let detector = try? WakeWordDetector(models: models, configuration: WakeWordConfiguration(sensitivity: 1))
+                else { continue }
+                detector.recordsCandidates = true
+                _ = detector.process(audio.samples)
+                _ = detector.finish()
+                let rows = detector.candidates.map {
+                    "{\"time\":\($0.time),\"match\":\($0.matchScore),\"align\":\($0.alignmentScore),\"score\":\($0.score)}"
+                }
+                print("{\"file\":\"\(path)\",\"candidates\":[\(rows.joined(separator: ","))]}")
+            }
         case "eval": evaluate(options)
         case "vad-features": dumpVADFeatures(options)
         default: fail(usage)

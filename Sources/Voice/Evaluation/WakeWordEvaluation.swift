@@ -5,11 +5,16 @@ public struct WakeWordTrial: Sendable, Equatable {
     /// Everything the detector reported, run at its most lenient threshold.
     public var detections: [WakeWordDetection]
     public var durationSeconds: Double
+    /// Holds a deliberately confusable phrase ("hey lasses"): its false accepts are counted apart
+    /// (``DETRow/confusableAcceptRate``), not in the false accepts per hour.
+    public var isConfusable: Bool
 
-    public init(occurrences: [ClosedRange<Double>], detections: [WakeWordDetection], durationSeconds: Double) {
+    public init(occurrences: [ClosedRange<Double>], detections: [WakeWordDetection], durationSeconds: Double,
+                isConfusable: Bool = false) {
         self.occurrences = occurrences
         self.detections = detections
         self.durationSeconds = durationSeconds
+        self.isConfusable = isConfusable
     }
 }
 
@@ -21,6 +26,8 @@ public struct DETRow: Sendable, Equatable, Codable {
     public var falseAcceptsPerHour: Double
     public var misses: Int
     public var falseAccepts: Int
+    /// Share of confusable files with at least one detection.
+    public var confusableAcceptRate: Double
 }
 
 /// Wake-word false rejections against false accepts per hour, by thresholding the scores of
@@ -28,7 +35,7 @@ public struct DETRow: Sendable, Equatable, Codable {
 ///
 /// A detection hits an occurrence when its end time falls within the occurrence's start and
 /// 0.75 s after its end; each occurrence is hit at most once, every other detection is a false
-/// accept. Hours are those of all the audio.
+/// accept. False accepts per hour count the files without confusables, over their hours.
 public struct WakeWordEvaluation: Sendable {
     public let trials: [WakeWordTrial]
     public static let lateTolerance = 0.75
@@ -36,13 +43,19 @@ public struct WakeWordEvaluation: Sendable {
     public init(trials: [WakeWordTrial]) { self.trials = trials }
 
     public var occurrenceCount: Int { trials.reduce(0) { $0 + $1.occurrences.count } }
-    public var hours: Double { trials.reduce(0) { $0 + $1.durationSeconds } / 3600 }
+    /// Hours of the files that are not confusables.
+    public var hours: Double { trials.filter { !$0.isConfusable }.reduce(0) { $0 + $1.durationSeconds } / 3600 }
 
     /// The operating point when only detections scoring `threshold` or more count.
     public func row(threshold: Double, sensitivity: Double? = nil) -> DETRow {
         var misses = 0
         var falseAccepts = 0
+        var confusablesAccepted = 0
         for trial in trials {
+            if trial.isConfusable {
+                if trial.detections.contains(where: { $0.score >= threshold }) { confusablesAccepted += 1 }
+                continue
+            }
             var matched = Array(repeating: false, count: trial.occurrences.count)
             for detection in trial.detections where detection.score >= threshold {
                 if let slot = trial.occurrences.indices.first(where: { index in
@@ -57,10 +70,12 @@ public struct WakeWordEvaluation: Sendable {
             misses += matched.filter { !$0 }.count
         }
         let occurrences = occurrenceCount
+        let confusables = trials.filter(\.isConfusable).count
         return DETRow(
             sensitivity: sensitivity, threshold: threshold,
             falseRejectionRate: occurrences > 0 ? Double(misses) / Double(occurrences) : 0,
-            falseAcceptsPerHour: hours > 0 ? Double(falseAccepts) / hours : 0, misses: misses, falseAccepts: falseAccepts)
+            falseAcceptsPerHour: hours > 0 ? Double(falseAccepts) / hours : 0, misses: misses, falseAccepts: falseAccepts,
+            confusableAcceptRate: confusables > 0 ? Double(confusablesAccepted) / Double(confusables) : 0)
     }
 
     /// Rows for each sensitivity of `model`'s mapping.

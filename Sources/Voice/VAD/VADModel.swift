@@ -55,28 +55,12 @@ public struct VADModel: Sendable, Equatable {
                     outputWeights.withUnsafeBufferPointer { out in
                         for unit in 0..<hidden {
                             let row = weights.baseAddress! + unit * inputs
-                            output += out[unit] * max(0, Self.dot(row, x.baseAddress!, inputs) + bias[unit])
+                            output += out[unit] * max(0, VectorMath.dot(row, x.baseAddress!, inputs) + bias[unit])
                         }
                     }
                 }
             }
         }
         return 1 / (1 + exp(-output))
-    }
-
-    /// Dot product, eight lanes at a time.
-    @inline(__always)
-    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
-        var lanes = SIMD8<Float>()
-        var index = 0
-        while index + 8 <= count {
-            let x = UnsafeRawPointer(a + index).loadUnaligned(as: SIMD8<Float>.self)
-            let y = UnsafeRawPointer(b + index).loadUnaligned(as: SIMD8<Float>.self)
-            lanes += x * y
-            index += 8
-        }
-        var sum = lanes.sum()
-        while index < count { sum += a[index] * b[index]; index += 1 }
-        return sum
     }
 }

@@ -7,7 +7,7 @@ public struct WakeWordCandidate: Sendable, Equatable {
     public var matchScore: Float
     /// Second pass: utterance-normalised alignment score.
     public var alignmentScore: Float
-    /// The score compared with the threshold: the classifier's probability, or `alignmentScore`.
+    /// The score compared with the threshold: the alignment score fused with the classifier's probability, or `alignmentScore` alone.
     public var score: Float
     /// The classifier's input (empty when neither a classifier nor recording asked for it).
     public var features: [Float]

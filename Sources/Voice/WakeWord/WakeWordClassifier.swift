@@ -9,6 +9,10 @@ public struct WakeWordClassifier: Sendable, Equatable, Codable {
     public static let frames = 24
     public static let bands = 20
     public static let dimension = frames * bands + 2
+    /// Share of the classifier's probability in the fused score; the rest is the alignment score.
+    /// Tuned on the development corpus: the classifier, trained on espeak-ng voices only, is a
+    /// good tie-breaker but a poor judge on its own for voices unlike espeak-ng.
+    public static let fusionWeight: Float = 0.2
 
     public var inputMean: [Float]
     public var inputScale: [Float]
@@ -76,7 +80,7 @@ public struct WakeWordClassifier: Sendable, Equatable, Codable {
         hiddenWeights.withUnsafeBufferPointer { weights in
             x.withUnsafeBufferPointer { values in
                 for unit in 0..<hiddenBias.count {
-                    let sum = VADModel.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
+                    let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
                     output += outputWeights[unit] * max(0, sum + hiddenBias[unit])
                 }
             }

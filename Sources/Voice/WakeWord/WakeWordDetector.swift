@@ -141,7 +141,8 @@ public final class WakeWordDetector {
         if let classifier = models[slot].classifier {
             features = WakeWordClassifier.features(
                 stretch: Array(history[lower...upper]), matchScore: candidate.score, alignmentScore: alignment)
-            score = classifier.probability(features)
+            let weight = WakeWordClassifier.fusionWeight
+            score = (1 - weight) * alignment + weight * classifier.probability(features)
         } else if recordsCandidates {
             features = WakeWordClassifier.features(
                 stretch: Array(history[lower...upper]), matchScore: candidate.score, alignmentScore: alignment)

@@ -23,9 +23,13 @@ public struct WakeWordModel: Sendable, Equatable, Codable {
     /// 1 false accept per hour of speech.
     public static let defaultStrict: Float = 0.80
     public static let defaultLenient: Float = 0.30
+    /// The same for models with a classifier (thresholds on the fused score, see
+    /// ``WakeWordClassifier/fusionWeight``).
+    public static let classifierStrict: Float = 0.70
+    public static let classifierLenient: Float = 0.40
 
     /// First-pass streaming score that makes a stretch a candidate for the second look.
-    public var matchGate: Float { 0.62 }
+    public var matchGate: Float = 0.62
 
     /// The score a match must reach at `sensitivity` (0...1): linear from strict to lenient.
     public func threshold(sensitivity: Double) -> Float {
