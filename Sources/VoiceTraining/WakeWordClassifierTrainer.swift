@@ -12,15 +12,18 @@ public struct WakeWordClassifierTrainer: Sendable {
     public var positiveCount: Int
     /// Ordinary sentences, each spoken once by a random voice.
     public var sentences: [String]
+    /// Voices per sentence.
+    public var sentenceRepeats: Int
     /// Voices per confusable.
     public var confusableRepeats: Int
     public var hiddenUnits: Int
     public var epochs: Int
 
-    public init(positiveCount: Int = 160, sentences: [String] = Self.sentences, confusableRepeats: Int = 3,
-                hiddenUnits: Int = 24, epochs: Int = 40) {
+    public init(positiveCount: Int = 400, sentences: [String] = Self.sentences, sentenceRepeats: Int = 3,
+                confusableRepeats: Int = 4, hiddenUnits: Int = 32, epochs: Int = 30) {
         self.positiveCount = positiveCount
         self.sentences = sentences
+        self.sentenceRepeats = sentenceRepeats
         self.confusableRepeats = confusableRepeats
         self.hiddenUnits = hiddenUnits
         self.epochs = epochs
@@ -56,7 +59,9 @@ public struct WakeWordClassifierTrainer: Sendable {
             try collect(speech, phraseRange: true, model: bare, into: &examples, generator: &generator)
         }
         let confusables = Self.confusables(of: phrase)
-        for text in sentences + confusables.flatMap({ Array(repeating: $0, count: confusableRepeats) }) {
+        let negatives = sentences.flatMap { Array(repeating: $0, count: sentenceRepeats) }
+            + confusables.flatMap { Array(repeating: $0, count: confusableRepeats) }
+        for text in negatives {
             guard let speech = try? EspeakSynthesizer.synthesize(text, voice: randomVoice()) else { continue }
             try collect(speech, phraseRange: false, model: bare, into: &examples, generator: &generator)
         }

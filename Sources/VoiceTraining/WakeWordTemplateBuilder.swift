@@ -16,7 +16,7 @@ public struct WakeWordTemplateBuilder: Sendable {
     public var classifierTrainer: WakeWordClassifierTrainer?
 
     /// Bumped whenever the front end or template format changes, so old caches are not reused.
-    static let formatVersion = 2
+    static let formatVersion = 4
 
     public init(
         voices: [EspeakVoice] = Self.defaultVoices, cacheDirectory: String? = Self.defaultCacheDirectory,
@@ -154,7 +154,7 @@ public struct WakeWordTemplateBuilder: Sendable {
     func cacheFileName(for phrase: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let trainer = classifierTrainer.map {
-            "classifier \($0.positiveCount) \($0.sentences.count) \($0.confusableRepeats) \($0.hiddenUnits) \($0.epochs)"
+            "classifier \($0.positiveCount) \($0.sentences.count)x\($0.sentenceRepeats) \($0.confusableRepeats) \($0.hiddenUnits) \($0.epochs)"
         } ?? "dtw"
         let key = "\(Self.formatVersion)|\(phrase)|\(trainer)|" + voices.map(\.description).joined(separator: ";")
         for byte in key.utf8 {

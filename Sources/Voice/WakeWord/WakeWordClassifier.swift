@@ -66,8 +66,10 @@ public struct WakeWordClassifier: Sendable, Equatable, Codable {
                 out[step * bands + band] = sum / Float(pool)
             }
         }
-        out[frames * bands] = matchScore
-        out[frames * bands + 1] = alignmentScore
+        // The DTW scores are left out of the classifier (fused afterwards instead): trained on
+        // espeak-ng alone, it learns their espeak-ng range and rejects other voices.
+        out[frames * bands] = 0
+        out[frames * bands + 1] = 0
         return out
     }
 
