@@ -12,7 +12,7 @@ public struct WakeWordClassifier: Sendable, Equatable, Codable {
     /// Share of the classifier's probability in the fused score; the rest is the alignment score.
     /// Tuned on the development corpus: the classifier, trained on espeak-ng voices only, is a
     /// good tie-breaker but a poor judge on its own for voices unlike espeak-ng.
-    public static let fusionWeight: Float = 0.2
+    public static let fusionWeight: Float = 0.1
 
     public var inputMean: [Float]
     public var inputScale: [Float]
