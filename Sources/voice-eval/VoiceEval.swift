@@ -39,6 +39,7 @@ struct VoiceEval {
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
             case "--vad-only": options.vadOnly = true
+            case "--gate": options.gate = Float(value())
             case "--vad-on": options.vad.onThreshold = Float(value()) ?? options.vad.onThreshold
             case "--vad-off": options.vad.offThreshold = Float(value()) ?? options.vad.offThreshold
             case "--onset": options.vad.onsetFrames = Int(value()) ?? options.vad.onsetFrames
@@ -74,12 +75,13 @@ struct VoiceEval {
             }
         case "candidates":
             // Every stretch the DTW passes nominate, with all its scores (for tuning; JSON lines).
-            let models: [WakeWordModel]
+            var models: [WakeWordModel]
             do {
                 models = try VoiceFileAnalysis.models(keywords: options.keywords, enrollDirectory: options.enroll)
             } catch {
                 fail("\(error)")
             }
+            if let gate = options.gate { for index in models.indices { models[index].matchGate = gate } }
             for path in files {
                 guard let audio = try? VoiceInput.prepare(AudioFileReader.read(path)),
                       let detector = try? WakeWordDetector(models: models, configuration: WakeWordConfiguration(sensitivity: 1))
@@ -88,7 +90,7 @@ struct VoiceEval {
                 _ = detector.process(audio.samples)
                 _ = detector.finish()
                 let rows = detector.candidates.map {
-                    "{\"time\":\($0.time),\"match\":\($0.matchScore),\"align\":\($0.alignmentScore),\"score\":\($0.score)}"
+                    "{\"time\":\($0.time),\"match\":\($0.matchScore),\"align\":\($0.alignmentScore),\"score\":\($0.score),\"templates\":[\($0.templateScores.map { String($0) }.joined(separator: ","))]}"
                 }
                 print("{\"file\":\"\(path)\",\"candidates\":[\(rows.joined(separator: ","))]}")
             }
@@ -107,6 +109,8 @@ struct VoiceEval {
         var out: String?
         var noEnroll = false
         var vadOnly = false
+        /// Overrides the models' first-pass gate (tuning only).
+        var gate: Float?
         var vad = VADConfiguration()
     }
 

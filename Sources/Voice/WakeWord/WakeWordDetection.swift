@@ -5,9 +5,9 @@ public struct WakeWordDetection: Sendable, Equatable, Codable {
     public var time: Double
     /// Start of the matched phrase, in seconds.
     public var start: Double
-    /// Score 0...1, higher is closer: 1 − mean cosine distance to the closest template with the
-    /// phrase normalised on its own, fused with the phrase classifier's probability when the
-    /// model has one. Compared with the sensitivity's threshold.
+    /// Score 0...1, higher is closer: 1 − mean cosine distance to the closest three templates
+    /// with the phrase normalised on its own, fused with the phrase classifier's probability when
+    /// the model has one. Compared with the sensitivity's threshold.
     public var score: Double
     /// The first-pass streaming match score that nominated this stretch.
     public var matchScore: Double

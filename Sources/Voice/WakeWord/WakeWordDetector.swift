@@ -133,24 +133,39 @@ public final class WakeWordDetector {
         let upper = candidate.end - firstKept
         guard upper < history.count, upper - lower + 1 >= 4 else { return nil }
         let stretch = UtteranceAlignment.normalize(Array(history[lower...upper]))
-        var distance: Float = .infinity
-        for template in state.utterances { distance = min(distance, UtteranceAlignment.distance(stretch, template)) }
-        let alignment = 1 - distance
-        var score = alignment
+        let templateScores = state.utterances.map { max(0, 1 - UtteranceAlignment.distance(stretch, $0)) }
+        // Mean of the best few templates: steadier than the single best against chance matches.
+        let best = templateScores.sorted(by: >).prefix(Self.bestTemplates)
+        let alignment = best.isEmpty ? 0 : best.reduce(0, +) / Float(best.count)
+        let stretchFrames = Array(history[lower...upper])
         var features: [Float] = []
+        var probability: Float?
         if let classifier = models[slot].classifier {
             features = WakeWordClassifier.features(
-                stretch: Array(history[lower...upper]), matchScore: candidate.score, alignmentScore: alignment)
-            let weight = WakeWordClassifier.fusionWeight
-            score = (1 - weight) * alignment + weight * classifier.probability(features)
+                stretch: stretchFrames, matchScore: candidate.score, alignmentScore: alignment)
+            probability = classifier.probability(features)
         } else if recordsCandidates {
             features = WakeWordClassifier.features(
-                stretch: Array(history[lower...upper]), matchScore: candidate.score, alignmentScore: alignment)
+                stretch: stretchFrames, matchScore: candidate.score, alignmentScore: alignment)
         }
+        let score = Self.fuse(match: candidate.score, alignment: alignment, probability: probability)
         return WakeWordCandidate(
             time: Self.endTime(ofFrame: candidate.end), start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
-            matchScore: candidate.score, alignmentScore: alignment, score: score, features: features)
+            matchScore: candidate.score, alignmentScore: alignment, score: score, templateScores: templateScores,
+            features: features)
     }
+
+    /// The detection score: mostly the alignment, some of the streaming match, and a little of the
+    /// classifier's probability when there is one (weights tuned on the development corpora).
+    static func fuse(match: Float, alignment: Float, probability: Float?) -> Float {
+        let matchWeight: Float = 0.2
+        guard let probability else { return (1 - matchWeight) * alignment + matchWeight * match }
+        let weight = WakeWordClassifier.fusionWeight
+        return (1 - matchWeight) * ((1 - weight) * alignment + weight * probability) + matchWeight * match
+    }
+
+    /// How many of the closest templates the alignment score averages.
+    static let bestTemplates = 3
 
     /// Time in seconds of the end of frame `index`'s window.
     static func endTime(ofFrame index: Int) -> Double {
