@@ -39,6 +39,12 @@ public struct WakeWordTemplateBuilder: Sendable {
         EspeakVoice(name: "en-gb-x-rp", variant: "klatt", rate: 155, pitch: 50),
         EspeakVoice(name: "en-029", variant: "m1", rate: 170, pitch: 50),
         EspeakVoice(name: "en-gb-scotland", variant: "f4", rate: 150, pitch: 55),
+        EspeakVoice(name: "en-us", variant: "m1", rate: 175, pitch: 45),
+        EspeakVoice(name: "en-us-nyc", variant: "f5", rate: 165, pitch: 60),
+        EspeakVoice(name: "en-gb-x-gbclan", variant: "m4", rate: 150, pitch: 40),
+        EspeakVoice(name: "en", variant: "f4", rate: 200, pitch: 55),
+        EspeakVoice(name: "en-us", variant: "klatt3", rate: 160, pitch: 50),
+        EspeakVoice(name: "en-gb-x-gbcwmd", variant: "m6", rate: 170, pitch: 45),
     ]
 
     /// `$XDG_CACHE_HOME/glasses-audio/wake` or `~/.cache/glasses-audio/wake`.
