@@ -128,8 +128,9 @@ public struct CorpusEvaluator {
     {
         let root = (corpus.directory as NSString).appendingPathComponent("enroll")
         guard let voices = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
-        let negatives = corpus.entries.filter { $0.keywords.isEmpty }
+        let negatives = corpus.entries.filter { $0.keywords.isEmpty && $0.kind != "confusable" }
         var results: [CorpusEvaluation.Enrollment] = []
+        var faWithout: Double?
         for voice in voices.sorted() {
             let recordings = try WakeWordTemplateBuilder.enrollmentRecordings(
                 in: (root as NSString).appendingPathComponent(voice))
@@ -155,11 +156,11 @@ public struct CorpusEvaluator {
             }
             let frrWithout = try measure(model, positives).falseRejectionRate
             let frrWith = try measure(enrolled, positives).falseRejectionRate
-            let faWithout = try measure(model, negatives).falseAcceptsPerHour
+            if faWithout == nil { faWithout = try measure(model, negatives).falseAcceptsPerHour }
             let faWith = try measure(enrolled, negatives).falseAcceptsPerHour
             log("enrollment \(voice): \(positives.count) positives, FRR \(frrWithout) → \(frrWith)")
             results.append(.init(voice: voice, positives: positives.count, frrWithout: frrWithout, frrWith: frrWith,
-                                 faPerHourWithout: faWithout, faPerHourWith: faWith))
+                                 faPerHourWithout: faWithout ?? 0, faPerHourWith: faWith))
         }
         return results
     }

@@ -47,18 +47,14 @@ enum VoiceTestSignals {
 
     static func buffer(_ samples: [Float]) -> AudioBuffer { AudioBuffer(format: .voice, samples: samples) }
 
-    /// The voices wake-word templates are prepared from in the tests (few, for speed).
-    static let templateVoices = [
-        EspeakVoice(name: "en-us", variant: nil, rate: 165, pitch: 50),
-        EspeakVoice(name: "en-us", variant: "m3", rate: 150, pitch: 40),
-        EspeakVoice(name: "en-us", variant: "f3", rate: 170, pitch: 60),
-        EspeakVoice(name: "en", variant: "m2", rate: 160, pitch: 35),
-    ]
+    /// The voices wake-word templates are prepared from in the tests: the shipped ones.
+    static let templateVoices = WakeWordTemplateBuilder.defaultVoices
 
     /// A voice none of the templates came from.
     static let otherVoice = EspeakVoice(name: "en-029", variant: "f2", rate: 155, pitch: 58)
 
-    /// A DTW-only builder caching into a fresh temporary directory.
+    /// A DTW-only builder (no classifier: training it takes too long for a unit test) caching
+    /// into a fresh temporary directory.
     static func builder() -> (WakeWordTemplateBuilder, String) {
         let directory = NSTemporaryDirectory() + "voice-tests-\(UUID().uuidString)"
         return (WakeWordTemplateBuilder(voices: templateVoices, cacheDirectory: directory, classifierTrainer: nil), directory)

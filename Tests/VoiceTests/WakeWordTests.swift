@@ -25,11 +25,38 @@ struct WakeWordTests {
         #expect(detections[0].score > 0 && detections[0].score <= 1)
     }
 
-    // "my glasses", "hey lassie" and "hey grasses" do fire at the default sensitivity (see the report).
-    @Test(arguments: ["hey gladys", "good morning", "my classes", "hello there", "hey douglas", "eyeglasses"])
-    func ignoresConfusable(_ text: String) throws {
+    static let confusables = ["hey gladys", "my classes", "hey douglas", "eyeglasses", "my glasses"]
+
+    /// The best score the detector gives `text` at its most lenient (0 when nothing is nominated).
+    func bestScore(_ text: String) throws -> Double {
+        let detector = try WakeWordDetector(
+            models: [VoiceTestSignals.heyGlasses], configuration: WakeWordConfiguration(sensitivity: 1))
+        return try detector.detections(in: utterance(text)).map(\.score).max() ?? 0
+    }
+
+    @Test(arguments: ["good morning", "hello there", "what time is it"])
+    func ignoresOrdinaryPhrases(_ text: String) throws {
         let detector = try WakeWordDetector(models: [VoiceTestSignals.heyGlasses])
         #expect(try detector.detections(in: utterance(text)).isEmpty)
+    }
+
+    @Test func ranksThePhraseAboveEveryConfusable() throws {
+        let phrase = try bestScore("hey glasses")
+        for text in Self.confusables {
+            #expect(try bestScore(text) < phrase, "\(text) scored at least as high as the phrase")
+        }
+    }
+
+    /// At the default sensitivity close confusables do fire (about one in five in the corpus, see
+    /// `voice-eval eval`); a strict setting keeps the phrase and drops them.
+    @Test func strictSensitivityKeepsThePhraseAndDropsConfusables() throws {
+        let strict = WakeWordConfiguration(sensitivity: 0.15)
+        let phrase = try WakeWordDetector(models: [VoiceTestSignals.heyGlasses], configuration: strict)
+        #expect(try phrase.detections(in: utterance("hey glasses")).count == 1)
+        for text in Self.confusables {
+            let detector = try WakeWordDetector(models: [VoiceTestSignals.heyGlasses], configuration: strict)
+            #expect(try detector.detections(in: utterance(text)).isEmpty, "\(text) fired")
+        }
     }
 
     @Test func higherSensitivityNeverDetectsLess() throws {
