@@ -135,7 +135,7 @@ def main():
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--ours", required=True, help="voice-eval eval --json output")
     ap.add_argument("--keyword", default="hey glasses")
-    ap.add_argument("--sphinx-thresholds", default="1e-20,1e-30,1e-40")
+    ap.add_argument("--sphinx-thresholds", default="1e-5,1e-10,1e-20,1e-30")
     ap.add_argument("--sphinx-files", type=int, default=0, help="limit files for pocketsphinx (0 = all)")
     a = ap.parse_args()
     entries = [json.loads(l) for l in open(os.path.join(a.corpus, "labels.jsonl"))]
