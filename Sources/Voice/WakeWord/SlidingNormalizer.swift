@@ -19,6 +19,20 @@ public struct SlidingNormalizer: Sendable {
         sumOfSquares = Array(repeating: 0, count: dimension)
     }
 
+    /// Lowest log band energy the wake-word path uses (ln 1e-6): digital silence would otherwise
+    /// sit ~25 nats below any real noise floor and swamp the statistics.
+    public static let logFloor: Float = -13.8
+
+    /// `frame` with every band raised to at least ``logFloor``.
+    public static func floored(_ frame: [Float]) -> [Float] {
+        let raised = frame.map { max($0, logFloor) }
+        // Smoothed across bands ([1 2 1]/4): keeps the envelope, blurs voice-specific detail.
+        let last = raised.count - 1
+        return raised.indices.map { band in
+            0.25 * raised[max(0, band - 1)] + 0.5 * raised[band] + 0.25 * raised[min(last, band + 1)]
+        }
+    }
+
     /// Normalises the next frame.
     public mutating func next(_ frame: [Float]) -> [Float] {
         if ring.count < window {

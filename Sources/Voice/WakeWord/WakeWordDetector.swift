@@ -60,7 +60,8 @@ public final class WakeWordDetector {
     }
 
     /// Takes one log-mel frame from a shared ``LogMelFeatureExtractor``.
-    public func process(logMel: [Float]) -> [WakeWordDetection] {
+    public func process(logMel raw: [Float]) -> [WakeWordDetection] {
+        let logMel = SlidingNormalizer.floored(raw)
         let frame = normalizer.next(logMel)
         let index = frameIndex
         frameIndex += 1
@@ -133,9 +134,13 @@ public final class WakeWordDetector {
         let upper = candidate.end - firstKept
         guard upper < history.count, upper - lower + 1 >= 4 else { return nil }
         let stretch = UtteranceAlignment.normalize(Array(history[lower...upper]))
-        let templateScores = state.utterances.map { max(0, 1 - UtteranceAlignment.distance(stretch, $0)) }
+        let matches = state.utterances.map { UtteranceAlignment.match(stretch, $0) }
+        let templateScores = matches.map { max(0, 1 - $0.mean) }
+        let partScores = matches.map { max(0, 1 - $0.worstPart) }
+        // Whole and worst third count half each: a stretch must match every part of the phrase.
+        let combined = zip(templateScores, partScores).map { 0.5 * $0 + 0.5 * $1 }
         // Mean of the best few templates: steadier than the single best against chance matches.
-        let best = templateScores.sorted(by: >).prefix(Self.bestTemplates)
+        let best = combined.sorted(by: >).prefix(Self.bestTemplates)
         let alignment = best.isEmpty ? 0 : best.reduce(0, +) / Float(best.count)
         let stretchFrames = Array(history[lower...upper])
         var features: [Float] = []
@@ -152,7 +157,7 @@ public final class WakeWordDetector {
         return WakeWordCandidate(
             time: Self.endTime(ofFrame: candidate.end), start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
             matchScore: candidate.score, alignmentScore: alignment, score: score, templateScores: templateScores,
-            features: features)
+            partScores: partScores, features: features)
     }
 
     /// The detection score: mostly the alignment, some of the streaming match, and a little of the

@@ -29,7 +29,7 @@ public struct WakeWordTemplate: Sendable, Equatable, Codable {
         from buffer: AudioBuffer, source: String, dynamicRange: Float = 35
     ) throws(VoiceError) -> WakeWordTemplate {
         let mono = try VoiceInput.prepare(buffer)
-        let logMel = LogMelFeatureExtractor.frames(of: mono)
+        let logMel = LogMelFeatureExtractor.frames(of: mono).map(SlidingNormalizer.floored)
         guard !logMel.isEmpty else { throw .emptyAudio }
         var normalizer = SlidingNormalizer()
         let normalized = logMel.map { normalizer.next($0) }
