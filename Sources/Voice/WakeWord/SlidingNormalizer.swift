@@ -23,14 +23,21 @@ public struct SlidingNormalizer: Sendable {
     /// sit ~25 nats below any real noise floor and swamp the statistics.
     public static let logFloor: Float = -13.8
 
+    /// Passes of the [1 2 1]/4 smoothing across bands.
+    static let smoothingPasses = 2
+
     /// `frame` with every band raised to at least ``logFloor``.
     public static func floored(_ frame: [Float]) -> [Float] {
-        let raised = frame.map { max($0, logFloor) }
-        // Smoothed across bands ([1 2 1]/4): keeps the envelope, blurs voice-specific detail.
-        let last = raised.count - 1
-        return raised.indices.map { band in
-            0.25 * raised[max(0, band - 1)] + 0.5 * raised[band] + 0.25 * raised[min(last, band + 1)]
+        var smoothed = frame.map { max($0, logFloor) }
+        // Smoothed across bands ([1 2 1]/4, twice): keeps the envelope, blurs voice-specific detail.
+        let last = smoothed.count - 1
+        for _ in 0..<smoothingPasses {
+            let source = smoothed
+            for band in source.indices {
+                smoothed[band] = 0.25 * source[max(0, band - 1)] + 0.5 * source[band] + 0.25 * source[min(last, band + 1)]
+            }
         }
+        return smoothed
     }
 
     /// Normalises the next frame.
