@@ -24,7 +24,7 @@ public struct SlidingNormalizer: Sendable {
     public static let logFloor: Float = -13.8
 
     /// Passes of the [1 2 1]/4 smoothing across bands.
-    static let smoothingPasses = 2
+    static let smoothingPasses = 4
 
     /// `frame` with every band raised to at least ``logFloor``.
     public static func floored(_ frame: [Float]) -> [Float] {
