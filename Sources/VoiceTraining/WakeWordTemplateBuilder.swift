@@ -16,7 +16,7 @@ public struct WakeWordTemplateBuilder: Sendable {
     public var classifierTrainer: WakeWordClassifierTrainer?
 
     /// Bumped whenever the front end or template format changes, so old caches are not reused.
-    static let formatVersion = 12
+    static let formatVersion = 14
 
     public init(
         voices: [EspeakVoice] = Self.defaultVoices, cacheDirectory: String? = Self.defaultCacheDirectory,

@@ -21,12 +21,12 @@ public struct WakeWordModel: Sendable, Equatable, Codable {
 
     /// Defaults calibrated on the development corpus (see `voice-eval`): sensitivity 0.5 sits near
     /// 1 false accept per hour of speech.
-    public static let defaultStrict: Float = 0.80
-    public static let defaultLenient: Float = 0.40
+    public static let defaultStrict: Float = 0.85
+    public static let defaultLenient: Float = 0.45
     /// The same for models with a classifier (thresholds on the fused score, see
     /// ``WakeWordClassifier/fusionWeight``).
-    public static let classifierStrict: Float = 0.755
-    public static let classifierLenient: Float = 0.455
+    public static let classifierStrict: Float = 0.805
+    public static let classifierLenient: Float = 0.505
 
     /// First-pass streaming score that makes a stretch a candidate for the second look.
     public var matchGate: Float = 0.62
