@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
+        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore"], swiftSettings: strict),
+        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
             dependencies: ["Routing", .product(name: "Yams", package: "Yams")],
@@ -88,7 +90,7 @@ let package = Package(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
-        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "VoiceTraining", "AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(
             name: "RouteServiceTests",
             dependencies: [

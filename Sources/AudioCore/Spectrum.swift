@@ -46,6 +46,31 @@ public final class Spectrum {
         }
     }
 
+    /// Squared magnitudes of bins 0...size/2 of a contiguous array: the same as the generic
+    /// version without per-sample generic dispatch (the voice front end calls this 100 times a second).
+    public func power(_ samples: [Float], window: [Float]? = nil) -> [Float] {
+        let count = min(samples.count, size)
+        samples.withUnsafeBufferPointer { source in
+            if let window, window.count >= count {
+                window.withUnsafeBufferPointer { weights in
+                    for index in 0..<count { input[index] = source[index] * weights[index] }
+                }
+            } else {
+                for index in 0..<count { input[index] = source[index] }
+            }
+        }
+        for index in count..<size { input[index] = 0 }
+        fftwf_execute(plan)
+        let bins = size / 2 + 1
+        return [Float](unsafeUninitializedCapacity: bins) { buffer, initialized in
+            for bin in 0..<bins {
+                let (re, im) = output[bin]
+                buffer[bin] = re * re + im * im
+            }
+            initialized = bins
+        }
+    }
+
     /// A Hann window of `length` samples.
     public static func hann(_ length: Int) -> [Float] {
         (0..<length).map { index in

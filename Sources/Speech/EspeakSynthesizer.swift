@@ -1,0 +1,23 @@
+public import AudioCore
+
+/// Text to speech through the embedded espeak-ng (libespeak-ng), synchronous.
+///
+/// Calls are serialised process-wide: libespeak-ng is not re-entrant, so concurrent callers
+/// wait for each other on one lock (see `EspeakEngine`). Each call sets the voice, rate and
+/// pitch afresh, so callers never see each other's settings.
+public enum EspeakSynthesizer {
+    /// Speaks `text` and returns mono float samples at espeak-ng's native rate (22050 Hz).
+    public static func synthesize(_ text: String, voice: EspeakVoice = EspeakVoice()) throws(SpeechError) -> AudioBuffer {
+        guard !text.allSatisfy(\.isWhitespace) else { throw .invalidParameter("text is empty") }
+        try voice.validate()
+        let (samples, rate) = try EspeakEngine.synthesize(text, voice: voice)
+        return AudioBuffer(
+            format: PCMFormat(encoding: .s16le, sampleRate: rate, channels: 1),
+            samples: samples.map { Float($0) / 32768 })
+    }
+
+    /// The installed variants ("f1"…"f5", "m1"…"m8", "klatt"…, named ones), sorted.
+    public static func variants() throws(SpeechError) -> [String] {
+        try EspeakEngine.variantNames()
+    }
+}

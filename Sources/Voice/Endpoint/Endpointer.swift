@@ -1,0 +1,124 @@
+/// A captured command: where it starts (pre-roll included) and ends, in seconds.
+public struct CommandSegment: Sendable, Equatable, Codable {
+    public enum EndReason: String, Sendable, Equatable, Codable {
+        /// Trailing silence reached ``EndpointerConfiguration/silenceSecondsToEnd``.
+        case silence
+        /// ``EndpointerConfiguration/maximumSeconds`` reached.
+        case maximumLength
+        /// The stream ended while the command was open.
+        case endOfStream
+    }
+
+    /// Start of capture: first speech minus the pre-roll, not before the wake word's end.
+    public var start: Double
+    /// End of the last speech frame (or the cut, for `maximumLength`).
+    public var end: Double
+    /// When speech was first heard.
+    public var speechStart: Double
+    public var reason: EndReason
+
+    public init(start: Double, end: Double, speechStart: Double, reason: EndReason) {
+        self.start = start
+        self.end = end
+        self.speechStart = speechStart
+        self.reason = reason
+    }
+}
+
+/// What the owner of an ``Endpointer`` does next.
+public enum EndpointerAction: Sendable, Equatable {
+    /// Enough speech heard: start forwarding audio from `captureFrom` (seconds; pre-roll included).
+    case commandStarted(captureFrom: Double)
+    /// The command is complete.
+    case commandEnded(CommandSegment)
+    /// Nothing was said within the no-speech timeout after the wake word at `wakeTime`.
+    case noSpeech(wakeTime: Double)
+}
+
+/// Command endpointing after a wake word, as a pure state machine over 10 ms VAD decisions.
+///
+/// idle → (wake) → waitingForSpeech → (enough speech) → capturing → (silence / max / stream end) → idle.
+/// Time arrives with each frame; nothing here reads a clock.
+public struct Endpointer: Sendable {
+    public enum State: Sendable, Equatable {
+        case idle
+        case waitingForSpeech(wakeTime: Double, speechSeconds: Double, firstSpeech: Double?, silenceSeconds: Double)
+        case capturing(captureFrom: Double, speechStart: Double, lastSpeechEnd: Double)
+    }
+
+    public let configuration: EndpointerConfiguration
+    public private(set) var state: State = .idle
+    /// Length of one decision frame in seconds.
+    public let frameSeconds: Double
+
+    public init(configuration: EndpointerConfiguration = EndpointerConfiguration(), frameSeconds: Double = 0.01)
+        throws(VoiceError)
+    {
+        try configuration.validate()
+        self.configuration = configuration
+        self.frameSeconds = frameSeconds
+    }
+
+    /// A wake word ended at `time`: start listening for a command (restarts one in progress).
+    public mutating func wake(at time: Double) -> [EndpointerAction] {
+        state = .waitingForSpeech(wakeTime: time, speechSeconds: 0, firstSpeech: nil, silenceSeconds: 0)
+        return []
+    }
+
+    /// One VAD decision for the frame starting at `time` (seconds).
+    public mutating func frame(at time: Double, isSpeech: Bool) -> [EndpointerAction] {
+        let config = configuration
+        switch state {
+        case .idle:
+            return []
+        case .waitingForSpeech(let wakeTime, var speech, var first, var silence):
+            guard time >= wakeTime else { return [] }
+            if isSpeech {
+                speech += frameSeconds
+                silence = 0
+                if first == nil { first = time }
+            } else {
+                silence += frameSeconds
+                if silence >= config.resetSeconds { speech = 0; first = nil }
+            }
+            if speech >= config.speechSecondsToStart - 1e-9, let speechStart = first {
+                let from = max(wakeTime, speechStart - config.preRollSeconds)
+                state = .capturing(captureFrom: from, speechStart: speechStart, lastSpeechEnd: time + frameSeconds)
+                return [.commandStarted(captureFrom: from)]
+            }
+            if time + frameSeconds - wakeTime >= config.noSpeechTimeoutSeconds - 1e-9 {
+                state = .idle
+                return [.noSpeech(wakeTime: wakeTime)]
+            }
+            state = .waitingForSpeech(wakeTime: wakeTime, speechSeconds: speech, firstSpeech: first, silenceSeconds: silence)
+            return []
+        case .capturing(let from, let speechStart, var lastSpeechEnd):
+            let now = time + frameSeconds
+            if isSpeech { lastSpeechEnd = now }
+            if now - from >= config.maximumSeconds - 1e-9 {
+                state = .idle
+                return [.commandEnded(CommandSegment(start: from, end: now, speechStart: speechStart, reason: .maximumLength))]
+            }
+            if now - lastSpeechEnd >= config.silenceSecondsToEnd - 1e-9, lastSpeechEnd - from >= config.minimumSeconds {
+                state = .idle
+                return [.commandEnded(
+                    CommandSegment(start: from, end: lastSpeechEnd, speechStart: speechStart, reason: .silence))]
+            }
+            state = .capturing(captureFrom: from, speechStart: speechStart, lastSpeechEnd: lastSpeechEnd)
+            return []
+        }
+    }
+
+    /// The stream ended: closes an open command.
+    public mutating func finish() -> [EndpointerAction] {
+        defer { state = .idle }
+        switch state {
+        case .capturing(let from, let speechStart, let lastSpeechEnd):
+            return [.commandEnded(CommandSegment(start: from, end: lastSpeechEnd, speechStart: speechStart, reason: .endOfStream))]
+        case .waitingForSpeech(let wakeTime, _, _, _):
+            return [.noSpeech(wakeTime: wakeTime)]
+        case .idle:
+            return []
+        }
+    }
+}

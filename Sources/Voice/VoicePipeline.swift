@@ -1,0 +1,80 @@
+public import AudioCore
+
+/// Something the voice stage noticed.
+public enum VoiceEvent: Sendable, Equatable {
+    case speechStarted(time: Double)
+    case speechEnded(time: Double)
+    case wake(WakeWordDetection)
+    case commandStarted(captureFrom: Double)
+    case command(wake: WakeWordDetection, segment: CommandSegment)
+    case noCommand(wake: WakeWordDetection)
+}
+
+/// VAD, wake word and endpointer on one shared log-mel front end: 16 kHz mono in, events out.
+/// No I/O, no threads; one owner.
+public final class VoicePipeline {
+    private let extractor = LogMelFeatureExtractor()
+    private let vad: VoiceActivityDetector
+    private let wake: WakeWordDetector?
+    private var endpointer: Endpointer
+    private var lastWake: WakeWordDetection?
+
+    public init(
+        vad: VADConfiguration = VADConfiguration(), wakeModels: [WakeWordModel] = [],
+        wake: WakeWordConfiguration = WakeWordConfiguration(), endpointer: EndpointerConfiguration = EndpointerConfiguration()
+    ) throws(VoiceError) {
+        self.vad = try VoiceActivityDetector(configuration: vad)
+        self.wake = wakeModels.isEmpty ? nil : try WakeWordDetector(models: wakeModels, configuration: wake)
+        self.endpointer = try Endpointer(configuration: endpointer)
+    }
+
+    /// Takes 16 kHz mono samples; returns what they completed, in order.
+    public func process(_ samples: some Collection<Float>) -> [VoiceEvent] {
+        var events: [VoiceEvent] = []
+        for logMel in extractor.process(samples) {
+            let decision = vad.process(logMel: logMel)
+            if decision.speechStarted {
+                let onset = vad.configuration.onsetFrames - 1
+                events.append(.speechStarted(time: Double(decision.index - onset) / LogMelFeatureExtractor.frameRate))
+            }
+            if decision.speechEnded {
+                let hangover = vad.configuration.hangoverFrames
+                events.append(.speechEnded(time: Double(decision.index - hangover) / LogMelFeatureExtractor.frameRate))
+            }
+            for detection in wake?.process(logMel: logMel) ?? [] {
+                events.append(.wake(detection))
+                lastWake = detection
+                events += translate(endpointer.wake(at: detection.time))
+            }
+            events += translate(endpointer.frame(at: decision.time, isSpeech: decision.isSpeech))
+        }
+        return events
+    }
+
+    /// The stream ended: reports a pending wake word and closes an open command.
+    public func finish() -> [VoiceEvent] {
+        var events: [VoiceEvent] = []
+        for detection in wake?.finish() ?? [] {
+            events.append(.wake(detection))
+            lastWake = detection
+            events += translate(endpointer.wake(at: detection.time))
+        }
+        return events + translate(endpointer.finish())
+    }
+
+    /// Every event in a whole buffer (any rate or channels).
+    public func events(in buffer: AudioBuffer) throws(VoiceError) -> [VoiceEvent] {
+        let mono = try VoiceInput.prepare(buffer)
+        return process(mono.samples) + finish()
+    }
+
+    private func translate(_ actions: [EndpointerAction]) -> [VoiceEvent] {
+        actions.compactMap { action in
+            switch action {
+            case .commandStarted(let from): .commandStarted(captureFrom: from)
+            case .commandEnded(let segment): lastWake.map { .command(wake: $0, segment: segment) }
+            case .noSpeech: lastWake.map { .noCommand(wake: $0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import AudioCore
+import Voice
+import VoiceTraining
+
+/// Measuring tool for the voice stage (the same library calls `glasses-audio vad|wake|endpoint|eval` make).
+@main
+struct VoiceEval {
+    static let usage = """
+        usage: voice-eval vad [--json] FILE...
+               voice-eval wake --keyword TEXT [--keyword TEXT...] [--sensitivity S] [--enroll DIR] [--json] FILE...
+               voice-eval endpoint --keyword TEXT [--sensitivity S] [--enroll DIR] [--json] FILE...
+               voice-eval eval --corpus DIR [--keyword TEXT] [--no-enroll] [--vad-only] [--json]
+                               [--vad-on P] [--vad-off P] [--onset FRAMES] [--hangover FRAMES]
+               voice-eval vad-features --corpus DIR --out FILE
+        """
+
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let command = arguments.first else { fail(usage) }
+        arguments.removeFirst()
+        var options = Options()
+        var files: [String] = []
+        var index = 0
+        func value() -> String {
+            index += 1
+            guard index < arguments.count else { fail("\(arguments[index - 1]) needs a value\n\(usage)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--json": options.json = true
+            case "--keyword": options.keywords.append(value())
+            case "--sensitivity":
+                guard let number = Double(value()) else { fail("--sensitivity takes a number") }
+                options.sensitivity = number
+            case "--enroll": options.enroll = value()
+            case "--corpus": options.corpus = value()
+            case "--out": options.out = value()
+            case "--no-enroll": options.noEnroll = true
+            case "--vad-only": options.vadOnly = true
+            case "--gate": options.gate = Float(value())
+            case "--vad-on": options.vad.onThreshold = Float(value()) ?? options.vad.onThreshold
+            case "--vad-off": options.vad.offThreshold = Float(value()) ?? options.vad.offThreshold
+            case "--onset": options.vad.onsetFrames = Int(value()) ?? options.vad.onsetFrames
+            case "--hangover": options.vad.hangoverFrames = Int(value()) ?? options.vad.hangoverFrames
+            case let flag where flag.hasPrefix("--"): fail("unknown option \(flag)\n\(usage)")
+            case let file: files.append(file)
+            }
+            index += 1
+        }
+        switch command {
+        case "vad": perFile(files, options) { path in try VoiceFileAnalysis.vad(path: path) }
+        case "wake", "endpoint":
+            let configuration = WakeWordConfiguration(sensitivity: options.sensitivity)
+            do {
+                try configuration.validate()
+            } catch {
+                fail("\(error)")
+            }
+            let models: [WakeWordModel]
+            do {
+                models = try VoiceFileAnalysis.models(keywords: options.keywords, enrollDirectory: options.enroll)
+            } catch {
+                fail("\(error)")
+            }
+            if command == "wake" {
+                perFile(files, options) { path in
+                    try VoiceFileAnalysis.wake(path: path, models: models, configuration: configuration)
+                }
+            } else {
+                perFile(files, options) { path in
+                    try VoiceFileAnalysis.endpoint(path: path, models: models, wake: configuration)
+                }
+            }
+        case "candidates":
+            // Every stretch the DTW passes nominate, with all its scores (for tuning; JSON lines).
+            var models: [WakeWordModel]
+            do {
+                models = try VoiceFileAnalysis.models(keywords: options.keywords, enrollDirectory: options.enroll)
+            } catch {
+                fail("\(error)")
+            }
+            if let gate = options.gate { for index in models.indices { models[index].matchGate = gate } }
+            for path in files {
+                guard let audio = try? VoiceInput.prepare(AudioFileReader.read(path)),
+                      let detector = try? WakeWordDetector(models: models, configuration: WakeWordConfiguration(sensitivity: 1))
+                else { continue }
+                detector.recordsCandidates = true
+                _ = detector.process(audio.samples)
+                _ = detector.finish()
+                let rows = detector.candidates.map {
+                    "{\"time\":\($0.time),\"match\":\($0.matchScore),\"align\":\($0.alignmentScore),\"score\":\($0.score),\"templates\":[\($0.templateScores.map { String($0) }.joined(separator: ","))],\"parts\":[\($0.partScores.map { String($0) }.joined(separator: ","))]}"
+                }
+                print("{\"file\":\"\(path)\",\"candidates\":[\(rows.joined(separator: ","))]}")
+            }
+        case "eval": evaluate(options)
+        case "vad-features": dumpVADFeatures(options)
+        default: fail(usage)
+        }
+    }
+
+    struct Options {
+        var json = false
+        var keywords: [String] = []
+        var sensitivity = 0.5
+        var enroll: String?
+        var corpus: String?
+        var out: String?
+        var noEnroll = false
+        var vadOnly = false
+        /// Overrides the models' first-pass gate (tuning only).
+        var gate: Float?
+        var vad = VADConfiguration()
+    }
+
+    static func perFile<Report: Encodable>(
+        _ files: [String], _ options: Options, _ analyse: (String) throws -> Report
+    ) {
+        guard !files.isEmpty else { fail("no files given\n\(usage)") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var failures = 0
+        for path in files {
+            do {
+                let report = try analyse(path)
+                print(String(decoding: try! encoder.encode(report), as: UTF8.self))
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            }
+        }
+        if failures > 0 { exit(1) }
+    }
+
+    static func evaluate(_ options: Options) {
+        guard let directory = options.corpus else { fail("eval needs --corpus DIR") }
+        do {
+            let corpus = try LabelledCorpus(directory: directory)
+            let keyword = options.keywords.first ?? "hey glasses"
+            let builder = WakeWordTemplateBuilder()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let model = options.vadOnly ? nil : try builder.model(for: keyword)
+            let prepared = clock.now - start
+            let evaluator = CorpusEvaluator(corpus: corpus, vadConfiguration: options.vad, model: model)
+            let result = try evaluator.run(builder: options.noEnroll ? nil : builder) { line in
+                FileHandle.standardError.write(Data("\(line)\n".utf8))
+            }
+            if options.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                print(String(decoding: try! encoder.encode(result), as: UTF8.self))
+                return
+            }
+            print(EvaluationTable.render(result, preparation: prepared))
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    static func dumpVADFeatures(_ options: Options) {
+        guard let directory = options.corpus, let out = options.out else { fail("vad-features needs --corpus and --out") }
+        do {
+            let corpus = try LabelledCorpus(directory: directory)
+            var rows: [Float] = []
+            for entry in corpus.entries {
+                guard let audio = try? VoiceInput.prepare(AudioFileReader.read(corpus.path(of: entry))) else { continue }
+                let frames = LogMelFeatureExtractor.frames(of: audio)
+                let truth = entry.speechFrames(count: frames.count)
+                var features = VADFeatures()
+                for (frame, label) in zip(frames, truth) {
+                    rows += features.next(frame)
+                    rows.append(label ? 1 : 0)
+                }
+            }
+            let data = rows.withUnsafeBufferPointer { Data(buffer: $0) }
+            try data.write(to: URL(fileURLWithPath: out), options: .atomic)
+            print("\(rows.count / (VADFeatures.dimension + 1)) frames × \(VADFeatures.dimension) features + label → \(out)")
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        exit(2)
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+import Speech
+import Voice
+
+@Suite("Endpointing")
+struct EndpointerTests {
+    /// Feeds 10 ms decisions from `start` to `end` (seconds), speech inside `speech`.
+    func run(_ endpointer: inout Endpointer, from start: Double, to end: Double, speech: [ClosedRange<Double>])
+        -> [EndpointerAction]
+    {
+        var actions: [EndpointerAction] = []
+        var frame = Int((start * 100).rounded())
+        while Double(frame) / 100 < end {
+            let time = Double(frame) / 100
+            actions += endpointer.frame(at: time, isSpeech: speech.contains { $0.contains(time) })
+            frame += 1
+        }
+        return actions
+    }
+
+    @Test func keepsPreRollAndStopsOnSilence() throws {
+        var endpointer = try Endpointer()
+        _ = endpointer.wake(at: 1.0)
+        let actions = run(&endpointer, from: 0, to: 6, speech: [2.0...3.495])
+        #expect(actions == [
+            .commandStarted(captureFrom: 1.5),
+            .commandEnded(CommandSegment(start: 1.5, end: 3.5, speechStart: 2.0, reason: .silence)),
+        ])
+    }
+
+    @Test func preRollNeverReachesBeforeTheWakeWord() throws {
+        var endpointer = try Endpointer()
+        _ = endpointer.wake(at: 1.0)
+        let actions = run(&endpointer, from: 1.0, to: 4, speech: [1.2...2.0])
+        #expect(actions.first == .commandStarted(captureFrom: 1.0))
+    }
+
+    @Test func shortNoiseBurstDoesNotStartACommand() throws {
+        var endpointer = try Endpointer()
+        _ = endpointer.wake(at: 0)
+        let actions = run(&endpointer, from: 0, to: 9, speech: [1.0...1.1, 4.0...4.1])
+        #expect(actions == [.noSpeech(wakeTime: 0)])
+    }
+
+    @Test func cutsAtMaximumLength() throws {
+        var endpointer = try Endpointer(configuration: EndpointerConfiguration(maximumSeconds: 3))
+        _ = endpointer.wake(at: 0)
+        let actions = run(&endpointer, from: 0, to: 10, speech: [0.5...10])
+        guard case .commandEnded(let segment) = actions.last else {
+            Issue.record("no command ended: \(actions)")
+            return
+        }
+        #expect(segment.reason == .maximumLength)
+        #expect(abs(segment.end - segment.start - 3) < 0.011)
+    }
+
+    @Test func streamEndClosesAnOpenCommand() throws {
+        var endpointer = try Endpointer()
+        _ = endpointer.wake(at: 0)
+        _ = run(&endpointer, from: 0, to: 2, speech: [0.5...2])
+        #expect(endpointer.finish() == [
+            .commandEnded(CommandSegment(start: 0, end: 2, speechStart: 0.5, reason: .endOfStream)),
+        ])
+        #expect(endpointer.state == .idle)
+    }
+
+    @Test func ignoresFramesUntilAWakeWord() throws {
+        var endpointer = try Endpointer()
+        #expect(run(&endpointer, from: 0, to: 3, speech: [0...3]).isEmpty)
+    }
+
+    @Test(arguments: [
+        EndpointerConfiguration(silenceSecondsToEnd: -1),
+        EndpointerConfiguration(minimumSeconds: 20, maximumSeconds: 15),
+        EndpointerConfiguration(noSpeechTimeoutSeconds: 0),
+        EndpointerConfiguration(preRollSeconds: .nan),
+    ])
+    func rejectsBadConfiguration(_ configuration: EndpointerConfiguration) {
+        #expect(throws: VoiceError.self) { try Endpointer(configuration: configuration) }
+    }
+
+    @Test func pipelineCapturesTheCommandAfterTheWakeWord() throws {
+        let voice = VoiceTestSignals.otherVoice
+        let wake = try VoiceTestSignals.speech("hey glasses", voice: voice)
+        let command = try VoiceTestSignals.speech("turn on the lights in the kitchen", voice: voice)
+        let commandStart = 1.0 + Double(wake.count) / 16000 + 0.8
+        let signal = VoiceTestSignals.silence(seconds: 1) + wake + VoiceTestSignals.silence(seconds: 0.8) + command
+            + VoiceTestSignals.silence(seconds: 2)
+        let audio = VoiceTestSignals.mix(signal, VoiceTestSignals.noise(seconds: 2, rms: 0.003))
+        let pipeline = try VoicePipeline(wakeModels: [VoiceTestSignals.heyGlasses])
+        let events = try pipeline.events(in: VoiceTestSignals.buffer(audio))
+        let segments = events.compactMap { event -> CommandSegment? in
+            if case .command(_, let segment) = event { return segment }
+            return nil
+        }
+        try #require(segments.count == 1)
+        let commandEnd = commandStart + Double(command.count) / 16000
+        #expect(segments[0].reason == .silence)
+        #expect(segments[0].start < segments[0].speechStart)
+        #expect(abs(segments[0].speechStart - commandStart) < 0.3)
+        #expect(abs(segments[0].end - commandEnd) < 0.4)
+    }
+}
