@@ -9,7 +9,10 @@ public struct GlassesAudioCommand: AsyncParsableCommand {
             + "Without it, pulse is used when a PulseAudio server answers, otherwise the built-in simulated glasses. "
             + "Exit codes: 0 ok, 1 runtime error, 2 usage error.",
         version: "0.1.0",
-        subcommands: [Devices.self, Route.self, Monitor.self, Profile.self, Record.self, Play.self, Levels.self]
+        subcommands: [
+            Devices.self, Route.self, Monitor.self, Profile.self, Record.self, Play.self, Levels.self,
+            Vad.self, Wake.self, Endpoint.self, Eval.self,
+        ]
     )
 
     public init() {}

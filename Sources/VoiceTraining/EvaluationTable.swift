@@ -1,10 +1,10 @@
 import Foundation
 import Voice
-import VoiceTraining
+
 
 /// The plain-text report of `voice-eval eval`.
-enum EvaluationTable {
-    static func render(_ result: CorpusEvaluation, preparation: Duration) -> String {
+public enum EvaluationTable {
+    public static func render(_ result: CorpusEvaluation, preparation: Duration) -> String {
         func f(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
         var lines: [String] = []
         lines.append("corpus: \(result.files) files, \(f(result.hours * 60, 1)) min")

@@ -1,0 +1,142 @@
+import ArgumentParser
+import AudioCore
+import Foundation
+import Voice
+import VoiceTraining
+
+/// Runs `analyse` on every file, printing one result per file (JSON with `--json`); a bad file
+/// gets a one-line error and the others still run. Exit 1 when any file failed.
+func analyseEach<Report: Encodable>(
+    _ files: [String], json: Bool, describe: (Report) -> String, _ analyse: (String) throws -> Report
+) throws {
+    var failures = 0
+    for path in files {
+        do {
+            let report = try analyse(path)
+            if json { try printJSON(report) } else { print(describe(report)) }
+        } catch {
+            failures += 1
+            printStatus("error: \(error)")
+        }
+    }
+    if failures > 0 { throw ExitCode(1) }
+}
+
+/// The wake-word flags shared by `wake` and `endpoint`.
+struct WakeOptions: ParsableArguments {
+    @Option(name: .long, help: "Wake phrase, as text (repeat for several phrases).")
+    var keyword: [String] = ["hey glasses"]
+
+    @Option(help: "0...1, higher = more detections; 0.5 is calibrated near 1 false accept per hour of speech.")
+    var sensitivity: Double = 0.5
+
+    @Option(help: "Folder of 3-5 recordings of the user saying the phrase (improves it for that speaker).")
+    var enroll: String?
+
+    func validate() throws {
+        do { try WakeWordConfiguration(sensitivity: sensitivity).validate() } catch { throw ValidationError("\(error)") }
+        for phrase in keyword where phrase.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--keyword must not be empty")
+        }
+    }
+
+    func models() throws -> [WakeWordModel] {
+        if keyword.count == 1 { printStatus("preparing wake phrase '\(keyword[0])' (cached after the first time)…") }
+        return try VoiceFileAnalysis.models(keywords: keyword, enrollDirectory: enroll)
+    }
+}
+
+/// `glasses-audio vad FILE…`
+struct Vad: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Find the speech in audio files (10 ms voice activity decisions).")
+
+    @Flag(help: "One JSON object per file: {file, segments: [{start, end}]}.")
+    var json = false
+
+    @Argument(help: "WAV or Ogg Opus files.")
+    var files: [String]
+
+    func run() throws {
+        try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.VADReport) in
+            "\(report.file): " + (report.segments.isEmpty ? "no speech"
+                : report.segments.map { String(format: "%.2f-%.2f s", $0.start, $0.end) }.joined(separator: ", "))
+        }) { try VoiceFileAnalysis.vad(path: $0) }
+    }
+}
+
+/// `glasses-audio wake --keyword "hey glasses" FILE…`
+struct Wake: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Find a wake phrase, given as text, in audio files.")
+
+    @OptionGroup var wake: WakeOptions
+
+    @Flag(help: "One JSON object per file: {file, detections: [{keyword, time, score}]}.")
+    var json = false
+
+    @Argument(help: "WAV or Ogg Opus files.")
+    var files: [String]
+
+    func run() throws {
+        let models = try wake.models()
+        let configuration = WakeWordConfiguration(sensitivity: wake.sensitivity)
+        try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.WakeReport) in
+            "\(report.file): " + (report.detections.isEmpty ? "no wake phrase"
+                : report.detections.map { String(format: "'%@' at %.2f s (score %.3f)", $0.keyword, $0.time, $0.score) }
+                    .joined(separator: ", "))
+        }) { try VoiceFileAnalysis.wake(path: $0, models: models, configuration: configuration) }
+    }
+}
+
+/// `glasses-audio endpoint FILE…`
+struct Endpoint: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Find the spoken commands that follow each wake phrase.")
+
+    @OptionGroup var wake: WakeOptions
+
+    @Flag(help: "One JSON object per file: {file, commands: [{keyword, wake_time, start, end, reason}]}.")
+    var json = false
+
+    @Argument(help: "WAV or Ogg Opus files.")
+    var files: [String]
+
+    func run() throws {
+        let models = try wake.models()
+        let configuration = WakeWordConfiguration(sensitivity: wake.sensitivity)
+        try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.EndpointReport) in
+            "\(report.file): " + (report.commands.isEmpty ? "no command"
+                : report.commands.map { command in
+                    let span = command.start.map { start in String(format: "%.2f-%.2f s", start, command.end ?? start) } ?? "none"
+                    return String(format: "after '%@' at %.2f s: %@ (%@)", command.keyword, command.wakeTime, span, command.reason)
+                }.joined(separator: "; "))
+        }) { try VoiceFileAnalysis.endpoint(path: $0, models: models, wake: configuration) }
+    }
+}
+
+/// `glasses-audio eval --corpus DIR`
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure VAD and wake word on a labelled corpus (scripts/make-corpus): P/R/F1, FRR vs FA/h, RTF.")
+
+    @Option(help: "Corpus folder made by scripts/make-corpus.")
+    var corpus: String
+
+    @Option(help: "Wake phrase to measure.")
+    var keyword = "hey glasses"
+
+    @Flag(help: "Skip the enrollment comparison.")
+    var noEnroll = false
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() throws {
+        let data = try LabelledCorpus(directory: corpus)
+        let builder = WakeWordTemplateBuilder()
+        let start = ContinuousClock.now
+        let model = try builder.model(for: keyword)
+        let prepared = ContinuousClock.now - start
+        let result = try CorpusEvaluator(corpus: data, model: model).run(builder: noEnroll ? nil : builder) { printStatus($0) }
+        if json { return try printJSON(result) }
+        print(EvaluationTable.render(result, preparation: prepared))
+    }
+}
