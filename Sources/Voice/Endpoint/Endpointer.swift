@@ -79,7 +79,10 @@ public struct Endpointer: Sendable {
                 if first == nil { first = time }
             } else {
                 silence += frameSeconds
-                if silence >= config.resetSeconds { speech = 0; first = nil }
+                if silence >= config.resetSeconds { speech = 0 }
+                // A pause longer than the pre-roll moves the capture anchor to the next speech
+                // (the wake word's own tail is not the command's start).
+                if silence >= config.preRollSeconds - 1e-9 { first = nil }
             }
             if speech >= config.speechSecondsToStart - 1e-9, let speechStart = first {
                 let from = max(wakeTime, speechStart - config.preRollSeconds)
