@@ -1,15 +1,5 @@
 public import AudioCore
 
-/// Something the voice stage noticed.
-public enum VoiceEvent: Sendable, Equatable {
-    case speechStarted(time: Double)
-    case speechEnded(time: Double)
-    case wake(WakeWordDetection)
-    case commandStarted(captureFrom: Double)
-    case command(wake: WakeWordDetection, segment: CommandSegment)
-    case noCommand(wake: WakeWordDetection)
-}
-
 /// VAD, wake word and endpointer on one shared log-mel front end: 16 kHz mono in, events out.
 /// No I/O, no threads; one owner.
 public final class VoicePipeline {

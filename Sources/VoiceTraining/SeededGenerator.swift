@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64: a small deterministic generator, so a phrase always trains to the same model.
 struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
@@ -19,5 +21,3 @@ struct SeededGenerator: RandomNumberGenerator {
         return (-2 * logf(u)).squareRoot() * cosf(2 * .pi * v)
     }
 }
-
-import Foundation

@@ -35,6 +35,13 @@ struct EndpointerTests {
         #expect(actions.first == .commandStarted(captureFrom: 1.0))
     }
 
+    @Test func wakeWordTailDoesNotAnchorThePreRoll() throws {
+        var endpointer = try Endpointer()
+        _ = endpointer.wake(at: 1.0)
+        let actions = run(&endpointer, from: 1.0, to: 5, speech: [1.0...1.2, 2.0...3.0])
+        #expect(actions.first == .commandStarted(captureFrom: 1.5))
+    }
+
     @Test func shortNoiseBurstDoesNotStartACommand() throws {
         var endpointer = try Endpointer()
         _ = endpointer.wake(at: 0)

@@ -1,40 +1,3 @@
-/// A captured command: where it starts (pre-roll included) and ends, in seconds.
-public struct CommandSegment: Sendable, Equatable, Codable {
-    public enum EndReason: String, Sendable, Equatable, Codable {
-        /// Trailing silence reached ``EndpointerConfiguration/silenceSecondsToEnd``.
-        case silence
-        /// ``EndpointerConfiguration/maximumSeconds`` reached.
-        case maximumLength
-        /// The stream ended while the command was open.
-        case endOfStream
-    }
-
-    /// Start of capture: first speech minus the pre-roll, not before the wake word's end.
-    public var start: Double
-    /// End of the last speech frame (or the cut, for `maximumLength`).
-    public var end: Double
-    /// When speech was first heard.
-    public var speechStart: Double
-    public var reason: EndReason
-
-    public init(start: Double, end: Double, speechStart: Double, reason: EndReason) {
-        self.start = start
-        self.end = end
-        self.speechStart = speechStart
-        self.reason = reason
-    }
-}
-
-/// What the owner of an ``Endpointer`` does next.
-public enum EndpointerAction: Sendable, Equatable {
-    /// Enough speech heard: start forwarding audio from `captureFrom` (seconds; pre-roll included).
-    case commandStarted(captureFrom: Double)
-    /// The command is complete.
-    case commandEnded(CommandSegment)
-    /// Nothing was said within the no-speech timeout after the wake word at `wakeTime`.
-    case noSpeech(wakeTime: Double)
-}
-
 /// Command endpointing after a wake word, as a pure state machine over 10 ms VAD decisions.
 ///
 /// idle → (wake) → waitingForSpeech → (enough speech) → capturing → (silence / max / stream end) → idle.
@@ -79,7 +42,10 @@ public struct Endpointer: Sendable {
                 if first == nil { first = time }
             } else {
                 silence += frameSeconds
-                if silence >= config.resetSeconds { speech = 0; first = nil }
+                if silence >= config.resetSeconds { speech = 0 }
+                // A pause longer than the pre-roll moves the capture anchor to the next speech
+                // (the wake word's own tail is not the command's start).
+                if silence >= config.preRollSeconds - 1e-9 { first = nil }
             }
             if speech >= config.speechSecondsToStart - 1e-9, let speechStart = first {
                 let from = max(wakeTime, speechStart - config.preRollSeconds)

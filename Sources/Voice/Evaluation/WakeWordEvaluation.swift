@@ -1,35 +1,3 @@
-/// One labelled file for the wake-word evaluation.
-public struct WakeWordTrial: Sendable, Equatable {
-    /// Where the phrase was said: (start, end) in seconds.
-    public var occurrences: [ClosedRange<Double>]
-    /// Everything the detector reported, run at its most lenient threshold.
-    public var detections: [WakeWordDetection]
-    public var durationSeconds: Double
-    /// Holds a deliberately confusable phrase ("hey lasses"): its false accepts are counted apart
-    /// (``DETRow/confusableAcceptRate``), not in the false accepts per hour.
-    public var isConfusable: Bool
-
-    public init(occurrences: [ClosedRange<Double>], detections: [WakeWordDetection], durationSeconds: Double,
-                isConfusable: Bool = false) {
-        self.occurrences = occurrences
-        self.detections = detections
-        self.durationSeconds = durationSeconds
-        self.isConfusable = isConfusable
-    }
-}
-
-/// One operating point of a detection-error-tradeoff table.
-public struct DETRow: Sendable, Equatable, Codable {
-    public var sensitivity: Double?
-    public var threshold: Double
-    public var falseRejectionRate: Double
-    public var falseAcceptsPerHour: Double
-    public var misses: Int
-    public var falseAccepts: Int
-    /// Share of confusable files with at least one detection.
-    public var confusableAcceptRate: Double
-}
-
 /// Wake-word false rejections against false accepts per hour, by thresholding the scores of
 /// detections collected at the most lenient setting.
 ///

@@ -1,20 +1,3 @@
-/// One 10 ms VAD decision.
-public struct VADFrame: Sendable, Equatable {
-    /// Frame number since the detector started; the frame covers `index*10 ms ..< index*10 ms + 25 ms`.
-    public var index: Int
-    /// Speech probability from the model, 0...1.
-    public var probability: Float
-    /// The decision after hysteresis and hangover.
-    public var isSpeech: Bool
-    /// Set on the frame where speech was confirmed: the speech began `onsetFrames - 1` frames earlier.
-    public var speechStarted: Bool
-    /// Set on the frame where the hangover ran out: speech ended `hangoverFrames` frames earlier.
-    public var speechEnded: Bool
-
-    /// Start of the frame's hop, in seconds.
-    public var time: Double { Double(index) / LogMelFeatureExtractor.frameRate }
-}
-
 /// Voice activity detection on 16 kHz mono in 10 ms frames: a per-frame speech probability from
 /// ``VADModel`` and a decision with hysteresis (separate on/off thresholds), an onset count and a
 /// hangover. Frames in, decisions out; no I/O, no threads, one owner.
