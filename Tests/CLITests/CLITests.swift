@@ -4,7 +4,9 @@ import Testing
 import TestKit
 
 /// The `glasses-audio` binary, run as a user would, on the simulated glasses.
-@Suite("glasses-audio CLI on the simulated glasses")
+/// Serialized: each test blocks a thread while its child process runs, and on a 2-core machine
+/// parallel ones would starve the other suites' cooperative threads.
+@Suite("glasses-audio CLI on the simulated glasses", .serialized)
 struct CLITests {
     let directory = TemporaryDirectory()
     let binary = Run.productPath("glasses-audio")

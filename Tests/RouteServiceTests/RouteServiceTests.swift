@@ -16,7 +16,7 @@ struct RouteServiceTests {
     let mic = (0..<32000).map { Float(($0 % 400) - 200) / 400 }
 
     /// Glasses on A2DP with a ramp as mic signal; a real-time driver at 10x speed.
-    func setUp(switchMilliseconds: Int = 300, configuration: RoutingConfiguration = .init())
+    func setUp(switchMilliseconds: Int = 300, configuration: RoutingConfiguration = .init(readyTimeout: .seconds(120)))
         async throws -> (RouteService, SimulatedBackend, DeviceIdentifier, Task<Void, Never>)
     {
         let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ?? "profiles")
