@@ -14,15 +14,14 @@ public final class PulseAudioBackend: AudioDeviceBackend {
     public let name = "pulse"
     let server: String?
     private let state = Mutex(WatchState())
+    private let hub = RouteEventHub()
     private let notices: AsyncStream<PulseNotice>.Continuation
     private let pump: Task<Void, Never>
 
-    /// What the watcher knows: the live context (nil while the server is away), the last
-    /// snapshot, and who listens.
+    /// What the watcher knows: the live context (nil while the server is away) and the last snapshot.
     struct WatchState {
         var context: PulseContext?
         var snapshot = PulseSnapshot.empty
-        var subscribers: [UUID: AsyncStream<RouteEvent>.Continuation] = [:]
         var isShutDown = false
     }
 
@@ -82,28 +81,18 @@ public final class PulseAudioBackend: AudioDeviceBackend {
     }
 
     public func shutdown() async {
-        let subscribers = state.withLock { state in
+        state.withLock { state in
             state.isShutDown = true
             state.context = nil
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
         }
         pump.cancel()
         notices.finish()
-        subscribers.forEach { $0.finish() }
+        hub.finishAll()
     }
 
     // MARK: - Following the server
 
-    public func events() async -> AsyncStream<RouteEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RouteEvent.self, bufferingPolicy: .unbounded)
-        let key = UUID()
-        state.withLock { $0.subscribers[key] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
-        }
-        return stream
-    }
+    public func events() async -> AsyncStream<RouteEvent> { hub.subscribe() }
 
     /// The live context, or an error saying the server is away.
     func liveContext() throws -> PulseContext {
@@ -166,11 +155,7 @@ public final class PulseAudioBackend: AudioDeviceBackend {
         broadcast(events)
     }
 
-    private func broadcast(_ events: [RouteEvent]) {
-        guard !events.isEmpty else { return }
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        for event in events { subscribers.forEach { $0.yield(event) } }
-    }
+    private func broadcast(_ events: [RouteEvent]) { hub.broadcast(events) }
 
     // MARK: - Introspection
 

@@ -1,3 +1,4 @@
+import AudioBackend
 import AudioCore
 import Foundation
 import Routing
@@ -37,6 +38,11 @@ struct Capture {
 struct Playback {
     var device: DeviceIdentifier
     var sinkRate: Int
+    /// The rate the writer delivers.
+    var inputRate: Int
+    /// One streaming converter for the whole stream, so chunk edges stay seamless; flushed
+    /// by a drain and made again by the next write.
+    var resampler: Resampler?
     /// Mono samples at `sinkRate` waiting to be played.
     var queue: [Float] = []
     var openedAt: Int64 = 0
@@ -49,7 +55,7 @@ extension SimulatedBackend {
     struct State {
         var glasses: [DeviceIdentifier: SimulatedGlasses] = [:]
         var order: [DeviceIdentifier] = []
-        var subscribers: [UUID: AsyncStream<RouteEvent>.Continuation] = [:]
+        let hub: RouteEventHub
         var captures: [UUID: Capture] = [:]
         var playbacks: [UUID: Playback] = [:]
         var elapsed: Int64 = 0
@@ -75,14 +81,10 @@ extension SimulatedBackend {
             return endpoint
         }
 
+        /// Delivers `events` once the lock is released.
         func broadcast(_ events: [RouteEvent]) -> Effects {
-            var effects = Effects()
-            let continuations = Array(subscribers.values)
-            guard !events.isEmpty else { return effects }
-            effects.append {
-                for event in events { continuations.forEach { $0.yield(event) } }
-            }
-            return effects
+            guard !events.isEmpty else { return Effects() }
+            return Effects { [hub] in hub.broadcast(events) }
         }
 
         /// Moves audio for every open stream up to the current time; ends streams whose

@@ -12,9 +12,10 @@ import Synchronization
 /// consumed, in exact proportion to the time advanced, stamped on a sample clock.
 public final class SimulatedBackend: AudioDeviceBackend {
     public let name = "simulated"
-    private let state = Mutex(State())
+    private let hub = RouteEventHub()
+    private let state: Mutex<State>
 
-    public init() {}
+    public init() { state = Mutex(State(hub: hub)) }
 
     // MARK: - Controlling the simulation
 
@@ -90,15 +91,9 @@ public final class SimulatedBackend: AudioDeviceBackend {
         state.withLock { $0.endpoints }
     }
 
-    public func events() async -> AsyncStream<RouteEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RouteEvent.self, bufferingPolicy: .unbounded)
-        let key = UUID()
-        state.withLock { $0.subscribers[key] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: key) }
-        }
-        return stream
-    }
+    public func events() async -> AsyncStream<RouteEvent> { hub.subscribe() }
+
+    public func shutdown() async { hub.finishAll() }
 
     public func perform(_ action: RouteAction) async throws {
         switch action {
@@ -144,7 +139,7 @@ public final class SimulatedBackend: AudioDeviceBackend {
         let key = UUID()
         try state.withLock { state throws(StreamSessionError) in
             let endpoint = try state.endpoint(named: sink, direction: .sink)
-            state.playbacks[key] = Playback(device: endpoint.device!, sinkRate: endpoint.sampleRate)
+            state.playbacks[key] = Playback(device: endpoint.device!, sinkRate: endpoint.sampleRate, inputRate: format.sampleRate)
         }
         return SimulatedPlayback(backend: self, key: key, format: format)
     }
@@ -156,8 +151,13 @@ public final class SimulatedBackend: AudioDeviceBackend {
         try state.withLock { state throws(any Error) in
             guard let playback = state.playbacks[key] else { throw BackendError("playback stream is closed") }
             if let error = playback.error { throw error }
-            let converted = try Resampler.resample(mono, to: playback.sinkRate)
-            state.playbacks[key]!.queue += converted.samples
+            guard playback.inputRate != playback.sinkRate else {
+                state.playbacks[key]!.queue += mono.samples
+                return
+            }
+            let resampler = try playback.resampler ?? Resampler(from: playback.inputRate, to: playback.sinkRate, channels: 1)
+            state.playbacks[key]!.resampler = resampler
+            state.playbacks[key]!.queue += try resampler.process(mono.samples)
         }
     }
 
@@ -166,9 +166,13 @@ public final class SimulatedBackend: AudioDeviceBackend {
             let effects = state.withLock { state -> Effects in
                 guard var playback = state.playbacks[key] else { return Effects { waiter.resume() } }
                 if let error = playback.error { return Effects { waiter.resume(throwing: error) } }
+                if let resampler = playback.resampler {
+                    playback.queue += (try? resampler.flush()) ?? []
+                    playback.resampler = nil
+                }
+                defer { state.playbacks[key] = playback }
                 if playback.queue.isEmpty { return Effects { waiter.resume() } }
                 playback.drainWaiters.append(waiter)
-                state.playbacks[key] = playback
                 return Effects()
             }
             effects.run()

@@ -170,9 +170,13 @@ struct SimulatedBackendTests {
         let tone = Signals.sine(frequency: 500, rate: 16000, seconds: 0.5)
         let stream = try await backend.openPlayback(sink: nil, format: tone.format)
         try await stream.write(tone)
-        async let drained: Void = stream.drain()
-        for _ in 0..<60 { backend.advance(milliseconds: 10) }
-        try await drained
+        // Drain waits until everything, the resampler's tail included, has played: keep time moving.
+        let drained = Task { try await stream.drain() }
+        for _ in 0..<200 {
+            backend.advance(milliseconds: 10)
+            await Task.yield()
+        }
+        try await drained.value
         let recording = try #require(backend.speakerRecording(id))
         #expect(recording.format.sampleRate == 48000, "A2DP sink rate")
         #expect(abs(recording.duration - 0.5) < 0.01)

@@ -40,6 +40,8 @@ struct WakeOptions: ParsableArguments {
         }
     }
 
+    var configuration: WakeWordConfiguration { WakeWordConfiguration(sensitivity: sensitivity) }
+
     func models() throws -> [WakeWordModel] {
         if keyword.count == 1 { printStatus("preparing wake phrase '\(keyword[0])' (cached after the first time)…") }
         return try VoiceFileAnalysis.models(keywords: keyword, enrollDirectory: enroll)
@@ -77,8 +79,7 @@ struct Wake: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let models = try wake.models()
-        let configuration = WakeWordConfiguration(sensitivity: wake.sensitivity)
+        let (models, configuration) = (try wake.models(), wake.configuration)
         try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.WakeReport) in
             "\(report.file): " + (report.detections.isEmpty ? "no wake phrase"
                 : report.detections.map { String(format: "'%@' at %.2f s (score %.3f)", $0.keyword, $0.time, $0.score) }
@@ -100,8 +101,7 @@ struct Endpoint: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let models = try wake.models()
-        let configuration = WakeWordConfiguration(sensitivity: wake.sensitivity)
+        let (models, configuration) = (try wake.models(), wake.configuration)
         try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.EndpointReport) in
             "\(report.file): " + (report.commands.isEmpty ? "no command"
                 : report.commands.map { command in
