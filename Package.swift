@@ -53,6 +53,7 @@ let package = Package(
             name: "RouteService",
             dependencies: ["AudioBackend", "AudioCore", "Routing", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .target(name: "DBusKit", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "Simulator",
             dependencies: ["AudioBackend", "AudioCore", "Routing", "DeviceProfiles"],
@@ -102,6 +103,7 @@ let package = Package(
             name: "PulseBackendTests",
             dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),
         .testTarget(
             name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
     ]

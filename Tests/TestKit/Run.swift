@@ -65,8 +65,19 @@ public enum Run {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with no signals blocked and default handlers: the test runner's
+        // threads block SIGTERM and others, and a spawned daemon would inherit that mask.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard result == 0 else { throw TestFailure("cannot run \(program): \(String(cString: strerror(result)))") }
         return pid
     }
