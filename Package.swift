@@ -34,6 +34,7 @@ let package = Package(
         shim("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
         shim("CSoxr", pkgConfig: "soxr", apt: ["libsoxr-dev"]),
         shim("CFFTW", pkgConfig: "fftw3f", apt: ["libfftw3-dev"]),
+        shim("CSBC", pkgConfig: "sbc", apt: ["libsbc-dev"]),
 
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
@@ -54,6 +55,10 @@ let package = Package(
             dependencies: ["AudioBackend", "AudioCore", "Routing", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(name: "DBusKit", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(
+            name: "GlassesEmulator",
+            dependencies: ["DBusKit", "AudioCore", "DeviceProfiles", "CSBC", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .target(
             name: "Simulator",
             dependencies: ["AudioBackend", "AudioCore", "Routing", "DeviceProfiles"],
@@ -104,6 +109,13 @@ let package = Package(
             dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "GlassesEmulatorTests",
+            dependencies: [
+                "GlassesEmulator", "PulseBackend", "RouteService", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
     ]

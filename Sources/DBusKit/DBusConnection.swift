@@ -16,6 +16,7 @@ public final class DBusConnection: @unchecked Sendable {
         var pending: [UInt32: Pending] = [:]
         var subscribers: [UUID: AsyncStream<DBusMessage>.Continuation] = [:]
         var methodHandler: (@Sendable (DBusMessage) -> DBusMessage?)?
+        var afterDispatch: [@Sendable () -> Void] = []
         var closed = false
     }
 
@@ -46,7 +47,10 @@ public final class DBusConnection: @unchecked Sendable {
         self.uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
         loop = DBusMainLoop(
             connection: raw,
-            onPass: { [unowned self] in expirePending() },
+            onPass: { [unowned self] in
+                for work in state.withLock({ state in defer { state.afterDispatch = [] }; return state.afterDispatch }) { work() }
+                expirePending()
+            },
             onDisconnect: { [unowned self] in failEverything(DBusError.disconnected("the bus connection closed")) })
         dbus_connection_add_filter(raw, { _, message, data in
             let connection = Unmanaged<DBusConnection>.fromOpaque(data!).takeUnretainedValue()
@@ -147,6 +151,14 @@ public final class DBusConnection: @unchecked Sendable {
     public func nameHasOwner(_ name: String) async throws -> Bool {
         let reply = try await call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
         return reply.first?.bool ?? false
+    }
+
+    /// Runs `work` on the connection's thread once the messages being dispatched now are
+    /// handled and their replies queued: a method handler uses it to close a descriptor it
+    /// returned (libdbus duplicates descriptors into the reply) or to act after replying.
+    public func afterDispatch(_ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.afterDispatch.append(work) }
+        loop.wake()
     }
 
     func setMethodHandler(_ handler: (@Sendable (DBusMessage) -> DBusMessage?)?) {

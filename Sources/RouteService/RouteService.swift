@@ -160,6 +160,7 @@ public actor RouteService {
                 } catch is CancellationError {
                     sink.finish()
                 } catch {
+                    await self?.learnWhetherDeviceLeft(session: id)
                     sink.finish(throwing: error)
                     await self?.feed(.streamFailed(id, error as? StreamSessionError ?? .audioStreamingError("\(error)")))
                 }
@@ -177,6 +178,16 @@ public actor RouteService {
                 }
             }
         }
+    }
+
+    /// A stream that dies often dies because its device went away (a Bluetooth link drops
+    /// and the server kills the stream before it reports the lost card). Asks the backend
+    /// for its devices now, so that the engine learns of the lost link first and ends the
+    /// session with `deviceNotConnected`, the error a person can act on.
+    private func learnWhetherDeviceLeft(session id: SessionID) async {
+        guard let device = engine.session(id)?.device, let current = try? await backend.devices() else { return }
+        let linked = current.contains { $0.identifier == device && $0.linkState == .connected }
+        if !linked { feed(.route(.linkChanged(device, .disconnected))) }
     }
 
     private func close(_ id: SessionID, _ direction: EndpointDirection) {

@@ -8,10 +8,15 @@ public final class PulseDaemon: @unchecked Sendable {
     public let server: String
     private var pid: pid_t?
     private let script: String
+    private let systemBus: String?
 
-    /// - Parameter modules: extra `load-module` lines (null sinks, virtual sources…).
-    public init(modules: [String] = []) throws {
+    /// - Parameters:
+    ///   - modules: extra `load-module` lines (null sinks, virtual sources…).
+    ///   - systemBus: the bus the daemon takes for the system bus (where its bluetooth
+    ///     modules look for `org.bluez` and `org.ofono`); none when nil.
+    public init(modules: [String] = [], systemBus: String? = nil) throws {
         server = "unix:\(directory.path("native"))"
+        self.systemBus = systemBus
         script = (["load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory.path("native"))"]
             + modules).joined(separator: "\n") + "\n"
         try start()
@@ -29,6 +34,7 @@ public final class PulseDaemon: @unchecked Sendable {
         ], environment: [
             "XDG_RUNTIME_DIR": directory.url.path, "HOME": directory.url.path, "XDG_CONFIG_HOME": directory.path("config"),
             "PULSE_SERVER": "", "DBUS_SESSION_BUS_ADDRESS": "",
+            "DBUS_SYSTEM_BUS_ADDRESS": systemBus ?? "unix:path=\(directory.path("no-system-bus"))",
         ], logPath: directory.path("pulse.log"))
         self.pid = pid
         // Set-up, not an assertion: poll until the server answers (or give up after ~10 s).

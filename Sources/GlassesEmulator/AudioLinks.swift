@@ -1,0 +1,223 @@
+import AudioCore
+import Foundation
+import Synchronization
+
+/// Where a link's audio comes from and goes: the glasses' mic (mono, at the link's rate) and
+/// what their speakers played, per link.
+public final class EmulatedAudio: Sendable {
+    private struct State {
+        var mic: MicSignal
+        var voiceSpeaker: [Float] = []
+        var mediaSpeaker: [Float] = []
+        var mediaFormat = (rate: 44100, channels: 2)
+    }
+
+    /// The mic signal, looped or played once, then silence.
+    public struct MicSignal: Sendable {
+        public var samples: [Float]
+        public var rate: Int
+        public var loop: Bool
+        var position = 0
+
+        public init(samples: [Float], rate: Int, loop: Bool) {
+            self.samples = samples
+            self.rate = rate
+            self.loop = loop
+        }
+
+        public static let silence = MicSignal(samples: [], rate: 8000, loop: false)
+
+        mutating func read(_ count: Int) -> [Float] {
+            var out: [Float] = []
+            out.reserveCapacity(count)
+            while out.count < count {
+                if position >= samples.count {
+                    guard loop, !samples.isEmpty else { break }
+                    position = 0
+                }
+                let take = min(count - out.count, samples.count - position)
+                out += samples[position..<(position + take)]
+                position += take
+            }
+            return out + [Float](repeating: 0, count: count - out.count)
+        }
+    }
+
+    private let state: Mutex<State>
+
+    public init(mic: MicSignal = .silence) { state = Mutex(State(mic: mic)) }
+
+    /// Replaces the mic signal (resampled to the voice link's 8 kHz, mono).
+    public func setMic(_ buffer: AudioBuffer, loop: Bool) throws {
+        let mono = ChannelMixer.mixdownToMono(buffer)
+        let voice = try Resampler.resample(mono, to: 8000)
+        state.withLock { $0.mic = MicSignal(samples: voice.samples, rate: 8000, loop: loop) }
+    }
+
+    func readMic(_ count: Int) -> [Float] { state.withLock { $0.mic.read(count) } }
+
+    func appendVoiceSpeaker(_ samples: [Float]) { state.withLock { $0.voiceSpeaker += samples } }
+
+    func appendMediaSpeaker(_ samples: [Float], rate: Int, channels: Int) {
+        state.withLock {
+            $0.mediaFormat = (rate, channels)
+            $0.mediaSpeaker += samples
+        }
+    }
+
+    /// What the speakers played over the voice link (8 kHz mono CVSD).
+    public func voiceSpeaker() -> AudioBuffer {
+        state.withLock { AudioBuffer(format: PCMFormat(sampleRate: 8000, channels: 1), samples: $0.voiceSpeaker) }
+    }
+
+    /// What the speakers played over A2DP, decoded from SBC.
+    public func mediaSpeaker() -> AudioBuffer {
+        state.withLock {
+            AudioBuffer(format: PCMFormat(sampleRate: $0.mediaFormat.rate, channels: $0.mediaFormat.channels), samples: $0.mediaSpeaker)
+        }
+    }
+
+    public func clearSpeakers() {
+        state.withLock {
+            $0.voiceSpeaker = []
+            $0.mediaSpeaker = []
+        }
+    }
+}
+
+/// One end of an emulated radio link: a SOCK_SEQPACKET socket pair whose far end goes to the
+/// sound server over D-Bus, and a thread that services our end until either side closes it.
+class AudioLink: @unchecked Sendable {
+    let ours: Int32
+    /// The descriptor to hand over; closed by `handedOver()` once D-Bus has duplicated it.
+    let theirs: Int32
+    private let running = Atomic(true)
+    private let finished = DispatchSemaphore(value: 0)
+    private let counters = Mutex((packetsIn: 0, packetsOut: 0, bytesIn: 0))
+    private let onClosed: @Sendable () -> Void
+
+    init(onClosed: @escaping @Sendable () -> Void) throws {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &ends) == 0 else {
+            throw EmulatorError.system("socketpair failed: \(String(cString: strerror(errno)))")
+        }
+        ours = ends[0]
+        theirs = ends[1]
+        self.onClosed = onClosed
+    }
+
+    var isRunning: Bool { running.load(ordering: .relaxed) }
+    var statistics: (packetsIn: Int, packetsOut: Int, bytesIn: Int) { counters.withLock { $0 } }
+
+    func start(name: String) {
+        let thread = Thread { [self] in
+            defer { finished.signal() }
+            run()
+            if running.exchange(false, ordering: .relaxed) { onClosed() }  // the far side ended it
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    func handedOver() { close(theirs) }
+
+    /// Ends the link from our side (the far side sees EOF) and waits for the thread.
+    func stop() {
+        guard running.exchange(false, ordering: .relaxed) else { return }
+        shutdown(ours, Int32(SHUT_RDWR))
+        finished.wait()
+        close(ours)
+    }
+
+    func run() {}
+
+    func countIn(_ bytes: Int) { counters.withLock { $0.packetsIn += 1; $0.bytesIn += bytes } }
+    func countOut() { counters.withLock { $0.packetsOut += 1 } }
+
+    /// Waits up to `milliseconds` for data on our end; false once the link is closed.
+    func waitReadable(milliseconds: Int32) -> Bool {
+        var fd = pollfd(fd: ours, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, milliseconds)
+        return fd.revents & Int16(POLLHUP | POLLERR) == 0 || fd.revents & Int16(POLLIN) != 0
+    }
+}
+
+/// The HFP voice link (SCO, CVSD): every 3 ms the glasses send 48 bytes of mic audio (24
+/// samples, 8 kHz s16le mono), which also clocks the sound server's writes back to the
+/// speakers, as a real SCO link does.
+final class SCOLink: AudioLink, @unchecked Sendable {
+    static let packetBytes = 48
+    static let period = Duration.milliseconds(3)
+    private let audio: EmulatedAudio
+
+    init(audio: EmulatedAudio, onClosed: @escaping @Sendable () -> Void) throws {
+        self.audio = audio
+        try super.init(onClosed: onClosed)
+    }
+
+    override func run() {
+        let clock = ContinuousClock()
+        var next = clock.now
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while isRunning {
+            while clock.now >= next {
+                let samples = audio.readMic(Self.packetBytes / 2)
+                var packet = [UInt8]()
+                packet.reserveCapacity(Self.packetBytes)
+                for sample in samples {
+                    let value = UInt16(bitPattern: Int16(max(-32768, min(32767, (sample * 32768).rounded()))))
+                    packet.append(UInt8(value & 0xff))
+                    packet.append(UInt8(value >> 8))
+                }
+                let sent = send(ours, packet, packet.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                if sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return }
+                if sent > 0 { countOut() }  // a full socket drops the packet, as the radio would
+                next += Self.period
+            }
+            let left = clock.now.duration(to: next)
+            let wait = Int32(max(0, left.components.attoseconds / 1_000_000_000_000_000))
+            guard waitReadable(milliseconds: wait) else { return }
+            while true {
+                let count = recv(ours, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count == 0 { return }
+                if count < 0 { if errno == EAGAIN || errno == EWOULDBLOCK { break } else { return } }
+                countIn(count)
+                let samples = stride(from: 0, to: count - 1, by: 2).map {
+                    Float(Int16(bitPattern: UInt16(buffer[$0]) | UInt16(buffer[$0 + 1]) << 8)) / 32768
+                }
+                audio.appendVoiceSpeaker(samples)
+            }
+        }
+    }
+}
+
+/// The A2DP media link: the sound server sends RTP packets of SBC frames; the glasses decode
+/// them into what their speakers play.
+final class A2DPLink: AudioLink, @unchecked Sendable {
+    private let audio: EmulatedAudio
+    private let decoder = SBCDecoder()
+    private(set) var lastError: String?
+
+    init(audio: EmulatedAudio, onClosed: @escaping @Sendable () -> Void) throws {
+        self.audio = audio
+        try super.init(onClosed: onClosed)
+    }
+
+    override func run() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while isRunning {
+            guard waitReadable(milliseconds: 100) else { return }
+            let count = recv(ours, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 { return }
+            if count < 0 { if errno == EAGAIN || errno == EWOULDBLOCK { continue } else { return } }
+            countIn(count)
+            do {
+                let packet = try A2DPPacket(parsing: buffer.prefix(count))
+                let samples = try decoder.decode(packet.frames)
+                audio.appendMediaSpeaker(samples, rate: decoder.sampleRate, channels: decoder.channels)
+            } catch {
+                lastError = "\(error)"  // a bad packet is dropped; the link goes on
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import DBusKit
+import Logging
+import Synchronization
+import Foundation
+
+/// The `org.bluez` side: adapter (Adapter1, Media1), device (Device1) and, while the glasses
+/// are connected and the sound server has registered its endpoints, one A2DP transport.
+extension GlassesEmulator {
+    func publish() async throws {
+        try await bluez.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
+        try bluez.add(Self.adapterPath, [adapterInterface(), mediaInterface()])
+        try bluez.add(devicePath, [deviceInterface()])
+        try ofono.add("/", [managerInterface()])
+        try ofono.add(cardPath, [cardInterface()])
+        watchNameOwners()
+        try await bluez.connection.requestName(BluezName.service)
+        try await ofono.connection.requestName(OfonoName.service)
+        logger.info("emulating \(glasses.name) (\(glasses.address)) on \(bluez.connection.address)")
+    }
+
+    private func adapterInterface() -> DBusInterface {
+        DBusInterface(BluezName.adapter, properties: [
+            "Address": .string(Self.adapterAddress), "AddressType": .string("public"),
+            "Name": .string("glasses-emulator"), "Alias": .string("glasses-emulator"),
+            "Class": .uint32(0x6c010c), "Powered": .boolean(true), "Discoverable": .boolean(false),
+            "Pairable": .boolean(true), "Discovering": .boolean(false),
+            // The local roles: A2DP source (to glasses that are sinks) and hands-free gateway.
+            "UUIDs": .strings([BluetoothUUID.a2dpSource, BluetoothUUID.a2dpSink, BluetoothUUID.handsfreeGateway,
+                               BluetoothUUID.avrcpTarget, BluetoothUUID.avrcpController]),
+        ])
+    }
+
+    private func mediaInterface() -> DBusInterface {
+        DBusInterface(BluezName.media, methods: [
+            DBusMethod("RegisterApplication", in: "oa{sv}") { [weak self] call in
+                guard let self, let sender = call.sender, let root = call.arguments[0].string else { return [] }
+                logger.info("sound server registered its media application", metadata: ["owner": "\(sender)", "root": "\(root)"])
+                state.withLock { $0.soundServer = .init(owner: sender, endpoint: nil) }
+                Task { await self.findEndpoint(owner: sender, root: root) }
+                return []
+            },
+            DBusMethod("UnregisterApplication", in: "o") { [weak self] _ in
+                self?.state.withLock { $0.soundServer = nil }
+                return []
+            },
+            DBusMethod("RegisterEndpoint", in: "oa{sv}") { [weak self] call in
+                guard let self, let sender = call.sender, let path = call.arguments[0].string,
+                    let properties = call.arguments[1].propertyMap
+                else { return [] }
+                if properties["UUID"]?.string == BluetoothUUID.a2dpSource, properties["Codec"]?.integer == 0 {
+                    state.withLock { $0.soundServer = .init(owner: sender, endpoint: .init(owner: sender, path: path)) }
+                    bluez.connection.afterDispatch { try? self.configureMediaIfPossible() }
+                }
+                return []
+            },
+            DBusMethod("UnregisterEndpoint", in: "o") { _ in [] },
+        ])
+    }
+
+    private func deviceInterface() -> DBusInterface {
+        DBusInterface(
+            BluezName.device,
+            methods: [
+                DBusMethod("Connect") { [weak self] _ in
+                    guard let self else { return [] }
+                    bluez.connection.afterDispatch { try? self.connect() }
+                    return []
+                },
+                DBusMethod("Disconnect") { [weak self] _ in
+                    guard let self else { return [] }
+                    bluez.connection.afterDispatch { try? self.disconnect() }
+                    return []
+                },
+            ],
+            properties: [
+                "Address": .string(glasses.address), "AddressType": .string("public"),
+                "Name": .string(glasses.name), "Alias": .string(glasses.name),
+                "Class": .uint32(glasses.deviceClass), "Icon": .string("audio-headset"),
+                "Paired": .boolean(true), "Bonded": .boolean(true), "Trusted": .boolean(true), "Blocked": .boolean(false),
+                "Connected": .boolean(false), "ServicesResolved": .boolean(false), "LegacyPairing": .boolean(false),
+                "Adapter": .objectPath(Self.adapterPath), "UUIDs": .strings(glasses.uuids),
+            ])
+    }
+
+    /// Lists the sound server's endpoints (its application's object manager) and keeps the
+    /// A2DP source endpoint for SBC, the codec every A2DP device must support.
+    private func findEndpoint(owner: String, root: String) async {
+        do {
+            let reply = try await bluez.connection.call(owner, root, DBusObjectServer.objectManagerInterface, "GetManagedObjects")
+            let objects = reply.first?.propertyMap ?? [:]
+            let candidates = objects.compactMap { path, interfaces -> String? in
+                guard let endpoint = interfaces.propertyMap?[BluezName.endpoint]?.propertyMap,
+                    endpoint["UUID"]?.string == BluetoothUUID.a2dpSource, endpoint["Codec"]?.integer == 0
+                else { return nil }
+                return path
+            }.sorted()
+            guard let path = candidates.first(where: { $0.hasSuffix("/sbc") }) ?? candidates.first else {
+                logger.warning("the sound server registered no A2DP source endpoint for SBC", metadata: ["owner": "\(owner)"])
+                return
+            }
+            state.withLock { $0.soundServer = .init(owner: owner, endpoint: .init(owner: owner, path: path)) }
+            try configureMediaIfPossible()
+        } catch {
+            logger.error("cannot list the sound server's endpoints: \(error)")
+        }
+    }
+
+    /// While connected and registered: create the transport and hand its configuration to
+    /// the sound server's endpoint (BlueZ's `SetConfiguration`).
+    func configureMediaIfPossible() throws {
+        guard glasses.offersMedia else { return }
+        let plan: (String, EmulatorState.Endpoint)? = state.withLock { state in
+            guard state.connected, state.transportPath == nil, let endpoint = state.soundServer?.endpoint else { return nil }
+            state.transportCount += 1
+            let path = "\(devicePath)/sep1/fd\(state.transportCount - 1)"
+            state.transportPath = path
+            return (path, endpoint)
+        }
+        guard let (path, endpoint) = plan else { return }
+        let configuration = SBCConfiguration.forMedia(sampleRate: glasses.mediaSampleRate)
+        let properties: [String: DBusValue] = [
+            "Device": .objectPath(devicePath), "UUID": .string(BluetoothUUID.a2dpSource), "Codec": .byte(0),
+            "Configuration": .bytes(configuration.bytes), "State": .string("idle"), "Delay": .uint16(150), "Volume": .uint16(127),
+        ]
+        try bluez.add(path, [transportInterface(path: path, properties: properties)])
+        logger.info("A2DP transport configured", metadata: ["transport": "\(path)", "rate": "\(configuration.sampleRate)"])
+        let call = try DBusMessage.methodCall(
+            destination: endpoint.owner, path: endpoint.path, interface: BluezName.endpoint, member: "SetConfiguration",
+            [.objectPath(path), .properties(properties)])
+        Task {
+            do {
+                let reply = try await bluez.connection.call(call)
+                if let error = reply.error { logger.error("the sound server refused the A2DP configuration: \(error)") }
+            } catch {
+                logger.error("SetConfiguration failed: \(error)")
+            }
+        }
+    }
+
+    private func transportInterface(path: String, properties: [String: DBusValue]) -> DBusInterface {
+        DBusInterface(
+            BluezName.transport,
+            methods: [
+                DBusMethod("Acquire", out: "hqq") { [weak self] _ in try self?.acquireMedia(path: path, onlyIfPending: false) ?? [] },
+                DBusMethod("TryAcquire", out: "hqq") { [weak self] _ in try self?.acquireMedia(path: path, onlyIfPending: true) ?? [] },
+                DBusMethod("Release") { [weak self] _ in
+                    guard let self else { return [] }
+                    let link = state.withLock { state in defer { state.a2dp = nil }; return state.a2dp }
+                    link?.stop()
+                    logger.info("A2DP transport released", metadata: ["transport": "\(path)"])
+                    bluez.connection.afterDispatch { try? self.bluez.setProperties(path, BluezName.transport, ["State": .string("idle")]) }
+                    return []
+                },
+            ],
+            properties: properties,
+            writable: ["Volume": { value in
+                guard let volume = value.integer, volume <= 127 else { throw DBusError.invalidArgs("Volume is 0…127") }
+            }])
+    }
+
+    /// Opens the media link: a socket pair whose far end goes to the sound server.
+    private func acquireMedia(path: String, onlyIfPending: Bool) throws -> [DBusValue] {
+        let current = bluez.property(path, BluezName.transport, "State")?.string
+        if onlyIfPending && current == "idle" { throw DBusError("org.bluez.Error.NotAvailable", "Not available") }
+        let link = try A2DPLink(audio: audio) { [weak self] in
+            self?.logger.info("A2DP link closed by the sound server", metadata: ["transport": "\(path)"])
+        }
+        let refused = state.withLock { state -> Bool in
+            guard state.a2dp == nil, state.transportPath == path else { return true }
+            state.a2dp = link
+            state.statistics.mediaAcquisitions += 1
+            return false
+        }
+        guard !refused else {
+            link.handedOver()
+            link.stop()
+            throw DBusError("org.bluez.Error.NotAuthorized", "the transport is already acquired")
+        }
+        link.start(name: "a2dp")
+        logger.info("A2DP transport acquired", metadata: ["transport": "\(path)"])
+        bluez.connection.afterDispatch { [self] in
+            link.handedOver()
+            try? bluez.setProperties(path, BluezName.transport, ["State": .string("active")])
+        }
+        return [.unixFD(link.theirs), .uint16(895), .uint16(895)]
+    }
+
+    /// When the sound server leaves the bus, BlueZ drops its endpoints and their transports,
+    /// and oFono its agent.
+    private func watchNameOwners() {
+        let signals = bluez.connection.signals()
+        Task { [weak self] in
+            for await signal in signals where signal.member == "NameOwnerChanged" {
+                guard let self, signal.arguments.count == 3, signal.arguments[2].string == "",
+                    let gone = signal.arguments[0].string
+                else { continue }
+                soundServerLeft(gone)
+            }
+        }
+    }
+
+    private func soundServerLeft(_ name: String) {
+        let (a2dp, sco, transport) = state.withLock { state -> (A2DPLink?, SCOLink?, String?) in
+            var result: (A2DPLink?, SCOLink?, String?) = (nil, nil, nil)
+            if state.soundServer?.owner == name {
+                result.0 = state.a2dp
+                result.2 = state.transportPath
+                state.soundServer = nil
+                state.a2dp = nil
+                state.transportPath = nil
+            }
+            if state.agent?.owner == name {
+                result.1 = state.sco
+                state.agent = nil
+                state.sco = nil
+            }
+            return result
+        }
+        guard a2dp != nil || sco != nil || transport != nil else { return }
+        logger.info("the sound server left the bus", metadata: ["owner": "\(name)"])
+        a2dp?.stop()
+        sco?.stop()
+        if let transport { try? bluez.remove(transport) }
+    }
+}

@@ -1,0 +1,158 @@
+public import AudioCore
+public import DBusKit
+import Foundation
+public import Logging
+import Synchronization
+
+/// Bluetooth glasses without a radio: a faithful fake of the `org.bluez` and `org.ofono`
+/// services on a bus, which a real PulseAudio's bluetooth modules (`module-bluez5-discover
+/// headset=ofono`) take for a real adapter with real glasses. The media link (A2DP, SBC) and
+/// the voice link (HFP through oFono, CVSD) are socket pairs whose far ends go to the sound
+/// server over D-Bus, as BlueZ and oFono hand over their L2CAP and SCO sockets; the glasses'
+/// mic plays a signal into the voice link and their speakers record what arrives.
+///
+/// Two bus connections, one per service, as with the real daemons (PulseAudio checks that
+/// oFono's signals come from the connection that answered its registration).
+public final class GlassesEmulator: Sendable {
+    public static let adapterPath = "/org/bluez/hci0"
+    public static let adapterAddress = "00:1A:7D:DA:71:13"
+
+    public let glasses: EmulatedGlasses
+    public let audio: EmulatedAudio
+    let bluez: DBusObjectServer
+    let ofono: DBusObjectServer
+    let logger: Logger
+    let state = Mutex(EmulatorState())
+
+    /// BlueZ's object path for the glasses: `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
+    public var devicePath: String { bluezDevicePath(adapter: Self.adapterPath, address: glasses.address) }
+    var cardPath: String { "/hfp" + devicePath }
+
+    /// Takes the `org.bluez` and `org.ofono` names on the bus at `busAddress` and publishes
+    /// the adapter and the (paired, not yet connected) glasses.
+    public static func start(
+        busAddress: String, glasses: EmulatedGlasses, audio: EmulatedAudio = EmulatedAudio(),
+        logger: Logger = Logger(label: "glasses-emulator")
+    ) async throws -> GlassesEmulator {
+        let emulator = try GlassesEmulator(busAddress: busAddress, glasses: glasses, audio: audio, logger: logger)
+        do {
+            try await emulator.publish()
+        } catch {
+            emulator.close()
+            throw error
+        }
+        return emulator
+    }
+
+    private init(busAddress: String, glasses: EmulatedGlasses, audio: EmulatedAudio, logger: Logger) throws {
+        self.glasses = glasses
+        self.audio = audio
+        self.logger = logger
+        bluez = DBusObjectServer(connection: try DBusConnection(address: busAddress))
+        ofono = DBusObjectServer(connection: try DBusConnection(address: busAddress))
+    }
+
+    /// Takes the names off the bus and ends the links, as if both daemons stopped.
+    public func close() {
+        let links = state.withLock { state in
+            defer { state.a2dp = nil; state.sco = nil }
+            return [state.a2dp as AudioLink?, state.sco].compactMap { $0 }
+        }
+        for link in links { link.stop() }
+        bluez.connection.close()
+        ofono.connection.close()
+    }
+
+    // MARK: what the glasses do
+
+    /// Whether the glasses are connected (on, unfolded, in range).
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// The glasses connect: Device1 says Connected, BlueZ configures the A2DP transport with
+    /// the sound server's SBC endpoint, and oFono announces the hands-free card.
+    public func connect() throws {
+        let already = state.withLock { state in
+            defer { state.connected = true }
+            return state.connected
+        }
+        guard !already else { return }
+        logger.info("glasses connected", metadata: ["address": "\(glasses.address)"])
+        try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(true), "ServicesResolved": .boolean(true)])
+        try configureMediaIfPossible()
+        try announceCard()
+    }
+
+    /// The glasses go away (folded, off, out of range): both links close, the transport and
+    /// the card are withdrawn, Device1 says disconnected. The device stays known (paired).
+    public func disconnect() throws {
+        let (wasConnected, a2dp, sco, transport, endpoint) = state.withLock { state in
+            defer {
+                state.connected = false
+                state.a2dp = nil
+                state.sco = nil
+                state.transportPath = nil
+            }
+            return (state.connected, state.a2dp, state.sco, state.transportPath, state.soundServer?.endpoint)
+        }
+        guard wasConnected else { return }
+        logger.info("glasses disconnected", metadata: ["address": "\(glasses.address)"])
+        a2dp?.stop()
+        sco?.stop()
+        if let transport {
+            if let endpoint {
+                let message = try DBusMessage.methodCall(
+                    destination: endpoint.owner, path: endpoint.path, interface: BluezName.endpoint,
+                    member: "ClearConfiguration", [.objectPath(transport)])
+                try bluez.connection.send(message)
+            }
+            try bluez.remove(transport)
+        }
+        try ofono.emit("/", OfonoName.manager, "CardRemoved", [.objectPath(cardPath)])
+        try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(false), "ServicesResolved": .boolean(false)])
+    }
+
+    /// Counters for what crossed the links so far.
+    public var statistics: EmulatorStatistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            if let a2dp = state.a2dp { statistics.mediaPackets += a2dp.statistics.packetsIn }
+            if let sco = state.sco {
+                statistics.voicePacketsToServer += sco.statistics.packetsOut
+                statistics.voicePacketsFromServer += sco.statistics.packetsIn
+            }
+            return statistics
+        }
+    }
+}
+
+/// What crossed the emulated links so far.
+public struct EmulatorStatistics: Sendable, Equatable {
+    public var mediaAcquisitions = 0
+    public var voiceAcquisitions = 0
+    public var mediaPackets = 0
+    public var voicePacketsToServer = 0
+    public var voicePacketsFromServer = 0
+}
+
+struct EmulatorState: Sendable {
+    /// The sound server's registration with "BlueZ": its unique name and the A2DP source SBC
+    /// endpoint to configure.
+    struct Endpoint: Sendable, Equatable {
+        var owner: String
+        var path: String
+    }
+
+    struct SoundServer: Sendable {
+        var owner: String
+        var endpoint: Endpoint?
+    }
+
+    var connected = false
+    var soundServer: SoundServer?
+    var transportPath: String?
+    var transportCount = 0
+    var agent: (owner: String, path: String)?
+    var a2dp: A2DPLink?
+    var sco: SCOLink?
+    var statistics = EmulatorStatistics()
+}

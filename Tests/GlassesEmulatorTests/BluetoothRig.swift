@@ -1,0 +1,55 @@
+import AudioBackend
+import AudioCore
+import DeviceProfiles
+import Foundation
+import GlassesEmulator
+import Logging
+import PulseBackend
+import Routing
+import TestKit
+
+/// A real PulseAudio with its bluetooth modules, on a private bus where the emulator plays
+/// BlueZ and oFono with one pair of glasses.
+final class BluetoothRig: @unchecked Sendable {
+    let bus: DBusDaemon
+    let emulator: GlassesEmulator
+    let pulse: PulseDaemon
+
+    static let glasses = EmulatedGlasses(name: "Ray-Ban Meta Gen 2", address: "C0:FF:EE:00:00:02", mediaSampleRate: 44100)
+    static var cardName: String { "bluez_card." + glasses.address.replacingOccurrences(of: ":", with: "_") }
+    static func endpointName(_ kind: String, _ profile: String) -> String {
+        "bluez_\(kind)." + glasses.address.replacingOccurrences(of: ":", with: "_") + "." + profile
+    }
+
+    init(connected: Bool = true) async throws {
+        bus = try DBusDaemon()
+        emulator = try await GlassesEmulator.start(
+            busAddress: bus.address, glasses: Self.glasses,
+            logger: Logger(label: "emulator", factory: { _ in SwiftLogNoOpLogHandler() }))
+        if connected { try emulator.connect() }
+        pulse = try PulseDaemon(
+            modules: ["load-module module-null-sink sink_name=speakers", "load-module module-bluez5-discover headset=ofono"],
+            systemBus: bus.address)
+    }
+
+    func close() {
+        pulse.stop()
+        emulator.close()
+        bus.stop()
+    }
+
+    /// Set-up, not an assertion: waits until PulseAudio lists the glasses' card (it waits up
+    /// to 3 s for the second profile before making it).
+    func waitForCard(present: Bool = true) throws {
+        for _ in 0..<200 {
+            let cards = try pulse.pactlChecked(["list", "cards", "short"])
+            if cards.contains(Self.cardName) == present { return }
+            usleep(50_000)
+        }
+        throw TestFailure("the card \(Self.cardName) did not \(present ? "appear" : "go away"); pulse log: \(pulse.log.suffix(1500))")
+    }
+}
+
+extension PulseDaemon {
+    var log: String { (try? String(contentsOfFile: directory.path("pulse.log"), encoding: .utf8)) ?? "" }
+}
