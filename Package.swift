@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "glasses-audio", targets: ["glasses-audio"]),
+        .executable(name: "glasses-emulator", targets: ["glasses-emulator"]),
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
     ],
@@ -80,11 +81,19 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "glasses-audio", dependencies: ["GlassesAudioCLI"], swiftSettings: strict),
+        .executableTarget(
+            name: "glasses-emulator",
+            dependencies: [
+                "GlassesEmulator", "AudioCore", "DeviceProfiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .executableTarget(name: "AudioBench", dependencies: ["AudioCore"], path: "bench/AudioBench", swiftSettings: strict),
         .executableTarget(
             name: "RouteBench",
             dependencies: [
-                "RouteService", "Simulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles",
+                "RouteService", "Simulator", "GlassesEmulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/RouteBench", swiftSettings: strict),

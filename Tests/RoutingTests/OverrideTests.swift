@@ -62,6 +62,20 @@ struct OverrideTests {
         #expect(harness.event(.defaultEndpointChanged(name: Fixture.mediaSink().name, direction: .sink)).isEmpty)
     }
 
+    @Test("a server that makes a newly arrived sink its default is not overriding anyone")
+    func defaultFollowsNewDevice() {
+        var harness = Harness()
+        harness.event(.endpointAppeared(AudioEndpoint(name: "speakers", direction: .sink, description: "Speakers", sampleRate: 48000, channels: 2)))
+        harness.event(.defaultEndpointChanged(name: "speakers", direction: .sink))
+        harness.connect(Fixture.device())
+        #expect(harness.event(.defaultEndpointChanged(name: Fixture.mediaSink().name, direction: .sink)).isEmpty)
+        // Once settled, the same change made by someone else is an override again.
+        harness.event(.defaultEndpointChanged(name: "speakers", direction: .sink))
+        let outputs = harness.event(.defaultEndpointChanged(name: Fixture.mediaSink().name, direction: .sink))
+        #expect(outputs.count == 1)
+        #expect(harness.reasons.last == .override)
+    }
+
     @Test("a mic session after an override switches anyway: the session asked for it")
     func sessionAfterOverride() {
         var harness = Harness()

@@ -2,6 +2,7 @@ import AudioBackend
 import AudioCore
 import DeviceProfiles
 import Foundation
+import GlassesEmulator
 import Logging
 import PulseBackend
 import RouteService
@@ -18,7 +19,7 @@ func summary(_ name: String, _ samples: [Double]) -> String {
     let sorted = samples.sorted()
     let median = sorted[sorted.count / 2]
     let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
-    return name.padding(toLength: 62, withPad: " ", startingAt: 0)
+    return name.padding(toLength: 68, withPad: " ", startingAt: 0)
         + String(format: "median %7.2f ms   p99 %7.2f ms   (n=%d)", median, p99, samples.count)
 }
 
@@ -87,4 +88,49 @@ if let server = ProcessInfo.processInfo.environment["BENCH_PULSE_SERVER"],
         print(summary("pulseaudio: set default sink -> route event received", latencies))
     }
     await backend.shutdown()
+}
+
+// Bluetooth on a real PulseAudio: the emulated glasses on BENCH_BT_BUS, PulseAudio's bluetooth
+// modules on BENCH_BT_PULSE_SERVER. A capture session from A2DP: the card switches to HFP
+// (oFono hands over the voice link), the source appears (route usable), its first buffer
+// arrives (ready).
+if let bus = ProcessInfo.processInfo.environment["BENCH_BT_BUS"],
+   let server = ProcessInfo.processInfo.environment["BENCH_BT_PULSE_SERVER"] {
+    let emulator = try await GlassesEmulator.start(busAddress: bus, glasses: EmulatedGlasses(profile: profile), logger: quiet)
+    try emulator.connect()
+    let backend = try await PulseAudioBackend.connect(server: server)
+    let events = await backend.events()
+    var device = try await backend.devices().first
+    if device == nil {
+        for await event in events { if case .deviceAppeared(let d) = event { device = d; break } }
+    }
+    guard let device else { fatalError("the emulated glasses never became a card") }
+    var usable: [Double] = []
+    var requested: [Double] = []
+    for _ in 0..<20 {
+        if try await backend.devices().first?.activeProfile != .media {
+            try await backend.perform(.setProfile(device.identifier, .media))
+            for await event in events { if case .profileChanged(_, .media) = event { break } }
+        }
+        let service = RouteService(backend: backend, logger: quiet)
+        try await service.start()
+        let sourceAppeared = Task { () -> ContinuousClock.Instant? in
+            for await event in events {
+                if case .endpointAppeared(let endpoint) = event, endpoint.direction == .source, !endpoint.isMonitor { return .now }
+            }
+            return nil
+        }
+        let start = ContinuousClock.now
+        let session = try await service.startSession(SessionRequest(usage: .capture))
+        let ready = ContinuousClock.now
+        sourceAppeared.cancel()
+        usable.append(milliseconds(ready - (await sourceAppeared.value ?? start)))
+        requested.append(milliseconds(ready - start))
+        await service.stopSession(session.id)
+        await service.shutdown()
+    }
+    print(summary("bluetooth (pulseaudio + emulator): HFP source appears -> ready", usable))
+    print(summary("bluetooth (pulseaudio + emulator): session request -> ready", requested))
+    await backend.shutdown()
+    emulator.close()
 }

@@ -54,8 +54,12 @@ extension RouteEngine {
             }
         case .defaultEndpointChanged(let name, let direction):
             let old = endpointsBefore.defaults[direction]
+            let followsNewEndpoint = freshEndpoints.contains("\(direction.rawValue):\(name)")
+            freshEndpoints.removeAll()
             if requestedDefaults[direction] == name {
                 requestedDefaults[direction] = nil
+            } else if followsNewEndpoint {
+                break  // the server's own choice of a device that just arrived (reported as new)
             } else if let old, old != name {
                 out.append(.routeChanged(RouteChange(
                     reason: .override, previous: defaultRoute(old, direction, endpointsBefore),
@@ -74,7 +78,9 @@ extension RouteEngine {
             isServerUp = true
             let current = autoSelector.activeDevice.flatMap { route($0, in: devices, endpoints) }
             out.append(.routeChanged(RouteChange(reason: .serverRestarted, previous: nil, new: current)))
-        case .endpointAppeared, .endpointStateChanged, .transportChanged:
+        case .endpointAppeared(let endpoint):
+            freshEndpoints.insert("\(endpoint.direction.rawValue):\(endpoint.name)")
+        case .endpointStateChanged, .transportChanged:
             break
         }
     }

@@ -29,6 +29,9 @@ public struct RouteEngine: Sendable {
     var requestDeadlines: [DeviceIdentifier: Duration] = [:]
     /// Default-endpoint changes we asked for and have not seen happen.
     var requestedDefaults: [EndpointDirection: String] = [:]
+    /// Endpoints that appeared since the last default change: a server that makes a newly
+    /// arrived endpoint its default follows the new device by itself; nobody overrode anything.
+    var freshEndpoints: Set<String> = []
     /// Devices whose profile someone else chose: the resting profile is not forced back on them.
     var overridden: Set<DeviceIdentifier> = []
     var scheduledTick: Duration?

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A private message bus and a private PulseAudio with its bluetooth modules, for the
+/// emulator to drive when no bus is given: nothing touches the host's own sound or D-Bus.
+final class Sandbox: @unchecked Sendable {
+    let directory: String
+    var busAddress: String { "unix:path=\(directory)/bus" }
+    var pulseServer: String { "unix:\(directory)/pulse/native" }
+    private var children: [pid_t] = []
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "glasses-emulator-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory + "/pulse", withIntermediateDirectories: true)
+    }
+
+    /// Starts `dbus-daemon`; returns once its socket exists.
+    func startBus() throws {
+        let config = """
+            <busconfig><type>custom</type><listen>\(busAddress)</listen><auth>EXTERNAL</auth>
+            <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/></policy></busconfig>
+            """
+        try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        children.append(try spawn("dbus-daemon", ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "dbus.log"))
+        try waitUntil("dbus-daemon to listen") { FileManager.default.fileExists(atPath: "\(self.directory)/bus") }
+    }
+
+    /// Starts `pulseaudio` with a null sink and `module-bluez5-discover headset=ofono`, on our
+    /// bus as its system bus; returns once it answers.
+    func startPulseAudio() throws {
+        let script = """
+            load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory)/pulse/native
+            load-module module-null-sink sink_name=speakers
+            load-module module-bluez5-discover headset=ofono
+            """
+        try script.write(toFile: directory + "/pulse/default.pa", atomically: true, encoding: .utf8)
+        children.append(try spawn(
+            "pulseaudio",
+            ["-n", "-F", "\(directory)/pulse/default.pa", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes"],
+            environment: ["XDG_RUNTIME_DIR": "\(directory)/pulse", "HOME": "\(directory)/pulse", "DBUS_SYSTEM_BUS_ADDRESS": busAddress],
+            log: "pulse.log"))
+        try waitUntil("pulseaudio to answer") {
+            FileManager.default.fileExists(atPath: "\(self.directory)/pulse/native")
+        }
+    }
+
+    func stop() {
+        for pid in children.reversed() {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        children = []
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+        for _ in 0..<200 {
+            if condition() { return }
+            usleep(50_000)
+        }
+        throw SandboxError("timed out waiting for \(what); see the logs in \(directory)")
+    }
+
+    private func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "\(directory)/\(log)", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        env["PULSE_SERVER"] = nil
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw SandboxError("cannot run \(program): \(String(cString: strerror(result))) (scripts/bootstrap installs it)")
+        }
+        return pid
+    }
+}
+
+struct SandboxError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
