@@ -31,7 +31,7 @@ public enum RoutePreparation {
             return nil
         }
         guard device.linkState == .connected else { throw StreamSessionError.deviceNotConnected(device.identifier) }
-        if let ready = try await backend.endpoints().first(where: { $0.device == device.identifier && $0.direction == direction }) {
+        if let ready = try await backend.endpoints().first(where: { $0.device == device.identifier && $0.direction == direction && !$0.isMonitor }) {
             return ready
         }
         let profile: AudioProfile = direction == .source ? .voice : (device.availableProfiles.contains(.media) ? .media : .voice)
@@ -40,7 +40,7 @@ public enum RoutePreparation {
             group.addTask {
                 for await event in events {
                     switch event {
-                    case .endpointAppeared(let endpoint) where endpoint.device == device.identifier && endpoint.direction == direction:
+                    case .endpointAppeared(let endpoint) where endpoint.device == device.identifier && endpoint.direction == direction && !endpoint.isMonitor:
                         return endpoint
                     case .linkChanged(device.identifier, .disconnected), .deviceGone(device.identifier):
                         throw StreamSessionError.deviceNotConnected(device.identifier)

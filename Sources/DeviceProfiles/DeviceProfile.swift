@@ -58,6 +58,12 @@ public struct DeviceProfile: Sendable, Hashable, Codable, Identifiable {
     /// The profiles this model offers.
     public var availableProfiles: [AudioProfile] { media == nil ? [.voice, .off] : [.voice, .media, .off] }
 
+    /// The length of the longest of this model's names found in `name` (0 when none is).
+    public func specificity(name: String) -> Int {
+        let lowerName = name.lowercased()
+        return match.names.filter { lowerName.contains($0.lowercased()) }.map(\.count).max() ?? 0
+    }
+
     /// Whether a Bluetooth device with this name and address is this model.
     public func matches(name: String, address: String) -> Bool {
         let lowerName = name.lowercased()

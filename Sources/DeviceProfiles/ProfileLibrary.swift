@@ -49,9 +49,10 @@ public struct ProfileLibrary: Sendable {
 
     public func profile(id: String) -> DeviceProfile? { profiles.first { $0.id == id } }
 
-    /// The profile of the device with this name and address, if any matches.
+    /// The profile of the device with this name and address, if any matches; the most specific
+    /// match wins ("Ray-Ban Meta Gen 2" is Gen 2, though it also contains "Ray-Ban Meta").
     public func profile(matchingName name: String, address: String) -> DeviceProfile? {
-        profiles.first { $0.matches(name: name, address: address) }
+        profiles.filter { $0.matches(name: name, address: address) }.max { $0.specificity(name: name) < $1.specificity(name: name) }
     }
 }
 

@@ -152,7 +152,17 @@ struct EmulatorState: Sendable {
     var transportPath: String?
     var transportCount = 0
     var agent: (owner: String, path: String)?
-    var a2dp: A2DPLink?
-    var sco: SCOLink?
+    var a2dp: A2DPLink? {
+        willSet { if let old = a2dp, old !== newValue { statistics.mediaPackets += old.statistics.packetsIn } }
+    }
+    var sco: SCOLink? {
+        willSet {
+            if let old = sco, old !== newValue {
+                statistics.voicePacketsToServer += old.statistics.packetsOut
+                statistics.voicePacketsFromServer += old.statistics.packetsIn
+            }
+        }
+    }
+    /// Counters of links that ended; those of open links are added when asked.
     var statistics = EmulatorStatistics()
 }

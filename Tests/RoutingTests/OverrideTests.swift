@@ -76,6 +76,21 @@ struct OverrideTests {
         #expect(harness.reasons.last == .override)
     }
 
+    @Test("a server that picks a new default because the old one went away is not overriding anyone")
+    func defaultReplacesVanishedEndpoint() {
+        var harness = Harness()
+        harness.event(.endpointAppeared(AudioEndpoint(name: "speakers", direction: .sink, description: "Speakers", sampleRate: 48000, channels: 2)))
+        harness.connect(Fixture.device())
+        harness.event(.defaultEndpointChanged(name: "speakers", direction: .sink))
+        harness.event(.defaultEndpointChanged(name: Fixture.mediaSink().name, direction: .sink))
+        #expect(harness.reasons.last == .override)
+        let count = harness.reasons.count
+        harness.event(.endpointGone(name: Fixture.mediaSink().name, direction: .sink))
+        harness.event(.defaultEndpointChanged(name: "elsewhere.monitor", direction: .source))  // another direction meanwhile
+        #expect(harness.event(.defaultEndpointChanged(name: "speakers", direction: .sink)).isEmpty)
+        #expect(harness.reasons.count == count)
+    }
+
     @Test("a mic session after an override switches anyway: the session asked for it")
     func sessionAfterOverride() {
         var harness = Harness()

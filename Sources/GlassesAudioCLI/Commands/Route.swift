@@ -43,7 +43,7 @@ struct Route: AsyncParsableCommand {
             return DeviceRoute(
                 device: device, knownModel: model?.name, voiceCodecs: model?.voice.codecs, mediaCodecs: model?.media?.codecs,
                 quirks: model?.quirks.notes, sinks: mine.filter { $0.direction == .sink }.map(\.name),
-                sources: mine.filter { $0.direction == .source }.map(\.name))
+                sources: mine.filter { $0.direction == .source && !$0.isMonitor }.map(\.name))
         }
         let others = endpoints.filter { $0.device == nil }
         let listing = Listing(backend: session.backend.name, routes: routes, otherEndpoints: others)

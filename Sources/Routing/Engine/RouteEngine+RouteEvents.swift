@@ -45,6 +45,7 @@ extension RouteEngine {
                 reason: reason, previous: route(id, in: devicesBefore, endpointsBefore),
                 new: route(id, in: devices, endpoints))))
         case .endpointGone(let name, let direction):
+            goneEndpoints.insert("\(direction.rawValue):\(name)")
             for id in sessions.map(\.id) {
                 guard let index = sessions.firstIndex(where: { $0.id == id }),
                     sessions[index].gate?.openedEndpoints.contains(where: { $0.name == name && $0.direction == direction })
@@ -55,11 +56,15 @@ extension RouteEngine {
         case .defaultEndpointChanged(let name, let direction):
             let old = endpointsBefore.defaults[direction]
             let followsNewEndpoint = freshEndpoints.contains("\(direction.rawValue):\(name)")
-            freshEndpoints.removeAll()
+            let replacesGoneEndpoint = old.map { goneEndpoints.contains("\(direction.rawValue):\($0)") } ?? false
+            freshEndpoints = freshEndpoints.filter { !$0.hasPrefix("\(direction.rawValue):") }
+            goneEndpoints = goneEndpoints.filter { !$0.hasPrefix("\(direction.rawValue):") }
             if requestedDefaults[direction] == name {
                 requestedDefaults[direction] = nil
             } else if followsNewEndpoint {
                 break  // the server's own choice of a device that just arrived (reported as new)
+            } else if replacesGoneEndpoint {
+                break  // the old default went away and the server chose another: nobody overrode it
             } else if let old, old != name {
                 out.append(.routeChanged(RouteChange(
                     reason: .override, previous: defaultRoute(old, direction, endpointsBefore),
