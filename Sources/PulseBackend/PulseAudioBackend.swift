@@ -7,9 +7,9 @@ import Synchronization
 
 /// PulseAudio (or PipeWire's pulse server) through libpulse.
 ///
-/// Introspection and profile changes go through one ``PulseContext``; capture and playback
-/// streams each run `pa_simple` on a thread of their own, so blocking reads and writes never
-/// occupy Swift's cooperative threads.
+/// Introspection, profile changes and every stream go through one ``PulseContext`` (the
+/// threaded mainloop and libpulse's asynchronous API), so nothing ever blocks one of Swift's
+/// cooperative threads: data moves in libpulse's callbacks, and awaiting code resumes from them.
 public final class PulseAudioBackend: AudioDeviceBackend {
     public let name = "pulse"
     let server: String?
@@ -224,7 +224,7 @@ public final class PulseAudioBackend: AudioDeviceBackend {
 
     public func openPlayback(sink: String?, format: PCMFormat) async throws -> any PlaybackStream {
         try format.validate()
-        return try await PulsePlayback.open(server: server, sink: sink, format: format)
+        return try await PulsePlaybackStream.open(context: try liveContext(), sink: sink, format: format)
     }
 }
 

@@ -50,6 +50,17 @@ final class BluetoothRig: @unchecked Sendable {
     }
 }
 
+extension BluetoothRig {
+    /// Set-up, not an assertion: waits until PulseAudio lists a sink or source of this name.
+    func waitForEndpoint(_ name: String, kind: String = "sinks") throws {
+        for _ in 0..<200 {
+            if try pulse.pactlChecked(["list", "short", kind]).contains(name) { return }
+            usleep(50_000)
+        }
+        throw TestFailure("\(name) did not appear; pulse log: \(pulse.log.suffix(1500))")
+    }
+}
+
 extension PulseDaemon {
     var log: String { (try? String(contentsOfFile: directory.path("pulse.log"), encoding: .utf8)) ?? "" }
 }

@@ -40,6 +40,28 @@ struct EmulatorOnPulseAudioTests {
         }
     }
 
+    /// Reads the engine's outputs until `done` says the ones seen so far are enough; fails
+    /// (listing them) instead of hanging if that never happens.
+    func outputs(
+        _ stream: AsyncStream<RoutingOutput>, until done: @escaping @Sendable ([RoutingOutput]) -> Bool
+    ) async throws -> [RoutingOutput] {
+        let seen = OutputLog()
+        return try await withThrowingTaskGroup(of: [RoutingOutput].self) { group in
+            group.addTask {
+                for await output in stream {
+                    if done(seen.append(output)) { return seen.all }
+                }
+                throw TestFailure("the engine's outputs ended: \(seen.all)")
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(60))  // a guard against a hang, not a timing assertion
+                throw TestFailure("never saw what was awaited; saw \(seen.all)")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
     @Test("PulseAudio makes a Bluetooth card of the glasses, with A2DP and HFP, and our backend sees a Bluetooth device")
     func cardAppears() async throws {
         let rig = try await BluetoothRig()
@@ -73,10 +95,8 @@ struct EmulatorOnPulseAudioTests {
         defer { Task { await service.shutdown(); await backend.shutdown() } }
         let outputs = await service.observe()
         try rig.pulse.pactlChecked(["set-card-profile", BluetoothRig.cardName, "handsfree_head_unit"])
-        var change: RouteChange?
-        for await output in outputs {
-            if case .routeChanged(let c) = output, c.reason == .override { change = c; break }
-        }
+        let seen = try await self.outputs(outputs) { $0.contains { if case .routeChanged(let c) = $0 { c.reason == .override } else { false } } }
+        let change = seen.compactMap { if case .routeChanged(let c) = $0, c.reason == .override { c } else { nil } }.first
         #expect(change?.new?.profile == .voice)
         let sources = try await backend.endpoints().filter { $0.direction == .source }.map(\.name)
         #expect(sources.contains(BluetoothRig.endpointName("source", "handsfree_head_unit")))
@@ -119,7 +139,7 @@ struct EmulatorOnPulseAudioTests {
     func mediaReachesSpeakers() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try rig.waitForCard()
+        try rig.waitForEndpoint(BluetoothRig.endpointName("sink", "a2dp_sink"))
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         defer { Task { await backend.shutdown() } }
         let stream = try await backend.openPlayback(sink: BluetoothRig.endpointName("sink", "a2dp_sink"), format: PCMFormat(sampleRate: 44100, channels: 2))
@@ -148,21 +168,35 @@ struct EmulatorOnPulseAudioTests {
         let outputs = await service.observe()
         let session = try await service.startSession(SessionRequest(usage: .capture))
         try rig.emulator.disconnect()
-        var failure: StreamSessionError?
-        var reasons: [RouteChange.Reason] = []
-        for await output in outputs {
-            if case .routeChanged(let change) = output { reasons.append(change.reason) }
-            if case .sessionFailed(session.id, let error) = output { failure = error }
-            if failure != nil && reasons.contains(.oldDeviceUnavailable) { break }
+        let id = session.id
+        @Sendable func failure(_ outputs: [RoutingOutput]) -> StreamSessionError? {
+            outputs.compactMap { if case .sessionFailed(id, let error) = $0 { error } else { nil } }.first
         }
-        #expect(failure == .deviceNotConnected(session.route.device))
+        @Sendable func reasons(_ outputs: [RoutingOutput]) -> [RouteChange.Reason] {
+            outputs.compactMap { if case .routeChanged(let change) = $0 { change.reason } else { nil } }
+        }
+        let seen = try await self.outputs(outputs) { failure($0) != nil && reasons($0).contains(.oldDeviceUnavailable) }
+        #expect(failure(seen) == .deviceNotConnected(session.route.device))
         try rig.waitForCard(present: false)
         let acquisitions = rig.emulator.statistics.voiceAcquisitions
         try rig.emulator.connect()
-        for await output in outputs {
-            if case .routeChanged(let change) = output, change.reason == .newDeviceAvailable { break }
-        }
+        _ = try await self.outputs(outputs) { reasons($0).contains(.newDeviceAvailable) }
         #expect(await service.devices.first?.activeProfile == .media)
         #expect(rig.emulator.statistics.voiceAcquisitions == acquisitions, "a voice link reopened by itself after the glasses came back")
     }
+}
+
+/// The outputs a test has seen, shared between its reading task and its report.
+final class OutputLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outputs: [RoutingOutput] = []
+
+    func append(_ output: RoutingOutput) -> [RoutingOutput] {
+        lock.withLock {
+            outputs.append(output)
+            return outputs
+        }
+    }
+
+    var all: [RoutingOutput] { lock.withLock { outputs } }
 }

@@ -1,0 +1,230 @@
+internal import CPulse
+import AudioBackend
+import AudioCore
+import Foundation
+import Routing
+
+/// A playback stream on the backend's own context (`pa_stream`, asynchronous API), the twin
+/// of ``PulseRecordStream``.
+///
+/// It connects with explicit buffer attributes and
+/// `PA_STREAM_DONT_MOVE`, so audio meant for the glasses never moves silently to another
+/// speaker: if the sink goes away, the next write or drain throws `audioStreamingError`.
+/// The buffer holds 1 s and playback starts once it is full or drained: replies (TTS) are
+/// made faster than real time, so they start at once, and a busy machine does not starve
+/// the speaker mid-sentence.
+/// Writes wait, without blocking a thread, for the server to ask for more (the write
+/// callback). Audio in another format goes through one streaming resampler per stream, so
+/// no filter edges fall on write boundaries.
+final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
+    let format: PCMFormat
+    private let context: PulseContext
+    private let stream: OpaquePointer
+    private let sinkName: String
+    /// Guarded by the mainloop lock.
+    private var waiter: CheckedContinuation<Void, any Error>?
+    private var failure: StreamSessionError?
+    /// Audio waiting for the server, from `queueStart` on.
+    private var queue: [Float] = []
+    private var queueStart = 0
+    private var queueLimit: Int { format.sampleRate * format.channels * 2 }  // 2 s
+    private var detached = false
+    /// Used by the single writer only.
+    private var converter: (rate: Int, channels: Int, resampler: Resampler)?
+
+    private init(context: PulseContext, stream: OpaquePointer, sink: String, format: PCMFormat) {
+        self.context = context
+        self.stream = stream
+        sinkName = sink
+        self.format = format
+    }
+
+    /// Connects a playback stream to `sink` (the default sink when `nil`) and returns once it
+    /// is ready.
+    static func open(context: PulseContext, sink: String?, format: PCMFormat) async throws -> PulsePlaybackStream {
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+        let playback: PulsePlaybackStream = try context.locked {
+            guard let stream = pa_stream_new(context.context, "glasses-audio playback", &spec, nil) else {
+                throw context.lastError("create playback stream")
+            }
+            let playback = PulsePlaybackStream(context: context, stream: stream, sink: sink ?? "default sink", format: format)
+            let box = Unmanaged.passRetained(playback).toOpaque()
+            pa_stream_set_write_callback(stream, { _, _, userdata in
+                Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().wake()
+            }, box)
+            pa_stream_set_state_callback(stream, { _, userdata in
+                Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().stateChanged()
+            }, box)
+            let bytesPerMillisecond = format.sampleRate * format.bytesPerFrame / 1000
+            var attributes = pa_buffer_attr(
+                maxlength: UInt32.max, tlength: UInt32(1000 * bytesPerMillisecond), prebuf: UInt32.max,
+                minreq: UInt32(100 * bytesPerMillisecond), fragsize: UInt32.max)
+            let flags = pa_stream_flags_t(rawValue: PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
+            if pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) < 0 {
+                let error = context.lastError("play to \(sink ?? "default sink")")
+                playback.detach()
+                throw error
+            }
+            return playback
+        }
+        do {
+            try await playback.wait { pa_stream_get_state(playback.stream) == PA_STREAM_READY }
+        } catch {
+            await playback.close()
+            throw error
+        }
+        return playback
+    }
+
+    /// Queues the audio and returns; the mainloop thread hands it to the server whenever the
+    /// server asks for more, so once written, audio plays on time however busy Swift's threads
+    /// are. Waits only while more than `queueLimit` is queued.
+    func write(_ buffer: AudioBuffer) async throws {
+        let samples = try convert(buffer)
+        try context.locked {
+            if let failure { throw failure }
+            queue.append(contentsOf: samples)
+            pump()
+        }
+        try await wait { self.queue.count - self.queueStart <= self.queueLimit }
+    }
+
+    /// Plays what the resampler still holds, then waits until the server has played it all.
+    func drain() async throws {
+        if let converter {
+            let tail = try converter.resampler.flush()
+            if !tail.isEmpty { try await write(AudioBuffer(format: format, samples: tail)) }
+        }
+        try await wait { self.queue.count == self.queueStart }
+        let done = OneShot<Void>()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            done.continuation = continuation
+            context.locked {
+                if let failure { return done.resume(with: .failure(failure)) }
+                let box = Unmanaged.passRetained(done).toOpaque()
+                guard let operation = pa_stream_drain(stream, { _, success, userdata in
+                    let done = Unmanaged<OneShot<Void>>.fromOpaque(userdata!).takeRetainedValue()
+                    done.resume(with: success != 0 ? .success(()) : .failure(StreamSessionError.audioStreamingError("drain failed")))
+                }, box) else {
+                    Unmanaged<OneShot<Void>>.fromOpaque(box).release()
+                    return done.resume(with: .failure(failed("drain")))
+                }
+                pa_operation_unref(operation)
+            }
+        }
+        if let failure = context.locked({ self.failure }) { throw failure }
+    }
+
+    func close() async {
+        // Not from inside a libpulse callback: take the lock on another thread.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.context.locked { self.detach() }
+                continuation.resume()
+            }
+        }
+    }
+
+    // MARK: - Internals
+
+    private func convert(_ buffer: AudioBuffer) throws -> [Float] {
+        let mixed = ChannelMixer.convert(buffer, toChannels: format.channels)
+        guard mixed.format.sampleRate != format.sampleRate else { return mixed.samples }
+        if converter?.rate != mixed.format.sampleRate {
+            converter = (mixed.format.sampleRate, format.channels,
+                         try Resampler(from: mixed.format.sampleRate, to: format.sampleRate, channels: format.channels))
+        }
+        return try converter!.resampler.process(mixed.samples)
+    }
+
+    /// Called with the mainloop locked: hands queued audio to the server while it has room.
+    private func pump() {
+        guard failure == nil else { return }
+        while queueStart < queue.count {
+            let writable = pa_stream_writable_size(stream)
+            guard writable != Int.max, writable > 0 else { break }  // (size_t)-1 is an error
+            let count = min(queue.count - queueStart, writable / MemoryLayout<Float>.size / format.channels * format.channels)
+            guard count > 0 else { break }
+            let result = queue[queueStart..<(queueStart + count)].withUnsafeBytes { bytes in
+                pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE)
+            }
+            if result < 0 {
+                failure = failed("write")
+                return
+            }
+            queueStart += count
+        }
+        if queueStart == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueStart = 0
+        } else if queueStart > 1 << 16 {
+            queue.removeFirst(queueStart)
+            queueStart = 0
+        }
+    }
+
+    /// Suspends until `ready()` holds (checked under the lock, again after each callback).
+    private func wait(until ready: @escaping () -> Bool) async throws {
+        while true {
+            let satisfied: Bool = try context.locked {
+                if let failure { throw failure }
+                return ready()
+            }
+            if satisfied { return }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                context.locked {
+                    if let failure { return continuation.resume(throwing: failure) }
+                    if ready() { return continuation.resume() }
+                    waiter = continuation
+                }
+            }
+        }
+    }
+
+    /// Called with the mainloop locked: the server wants more, or the state moved on.
+    private func wake() {
+        pump()
+        if let failure {
+            waiter?.resume(throwing: failure)
+        } else {
+            waiter?.resume()
+        }
+        waiter = nil
+    }
+
+    /// Called with the mainloop locked.
+    private func stateChanged() {
+        switch pa_stream_get_state(stream) {
+        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+            if failure == nil {
+                let reason = String(cString: pa_strerror(pa_context_errno(context.context)))
+                failure = .audioStreamingError("playback to \(sinkName) ended: \(reason)")
+            }
+            waiter?.resume(throwing: failure!)
+            waiter = nil
+        default:
+            wake()
+        }
+    }
+
+    private func failed(_ operation: String) -> StreamSessionError {
+        let reason = String(cString: pa_strerror(pa_context_errno(context.context)))
+        return failure ?? .audioStreamingError("\(operation) on \(sinkName) failed: \(reason)")
+    }
+
+    /// Disconnects and lets go; call with the mainloop locked.
+    private func detach() {
+        guard !detached else { return }
+        detached = true
+        if failure == nil { failure = .audioStreamingError("playback to \(sinkName) was closed") }
+        waiter?.resume(throwing: failure!)
+        waiter = nil
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_state_callback(stream, nil, nil)
+        if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
+            pa_stream_disconnect(stream)
+        }
+        pa_stream_unref(stream)
+        Unmanaged.passUnretained(self).release()
+    }
+}
