@@ -29,6 +29,26 @@ struct PulseBackendIntegrationTests {
         }
     }
 
+    /// Every event up to and including the first one `last` accepts.
+    func collect(_ events: AsyncStream<RouteEvent>, until last: @escaping @Sendable (RouteEvent) -> Bool) async throws -> [RouteEvent] {
+        try await withThrowingTaskGroup(of: [RouteEvent].self) { group in
+            group.addTask {
+                var seen: [RouteEvent] = []
+                for await event in events {
+                    seen.append(event)
+                    if last(event) { return seen }
+                }
+                throw TestFailure("event stream ended")
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))  // a guard against a hang, not a timing assertion
+                throw TestFailure("no matching event")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
     @Test("loading and unloading a null sink and a virtual source produce matching route events",
           arguments: SoundServerKind.allCases)
     func moduleEvents(_ kind: SoundServerKind) async throws {
@@ -135,6 +155,28 @@ struct PulseBackendIntegrationTests {
         let frame = try #require(try await second.next())
         #expect(frame.buffer.frameCount > 0)
         #expect(try await backend.endpoints().contains { $0.name == "speaker" })
+    }
+
+    /// PipeWire only: its session manager is a process of its own, which can come up after the
+    /// server (PulseAudio has no counterpart). Until it has chosen, pipewire-pulse names the
+    /// defaults `@DEFAULT_SINK@` and `@DEFAULT_SOURCE@`; a reconnecting backend must not announce those.
+    @Test("PipeWire restarted with WirePlumber late: no placeholder default is announced, the real one is once WirePlumber chooses")
+    func pipewireSessionManagerLate() async throws {
+        let daemon = try PipeWireDaemon(modules: ["load-module module-null-sink sink_name=speaker"])
+        let backend = try await PulseAudioBackend.connect(server: daemon.server, reconnectBackoff: .milliseconds(50)...(.milliseconds(400)))
+        defer { Task { await backend.shutdown() } }
+        let events = await backend.events()
+        daemon.kill()
+        try await next(events) { if case .serverLost = $0 { () } else { nil } }
+        try daemon.start(wirePlumber: false)
+        #expect(try daemon.pactlChecked(["get-default-sink"]) == "@DEFAULT_SINK@")  // the premise
+        // The backend reconnects and announces everything the server has, defaults included.
+        var seen = try await collect(events) { if case .endpointAppeared(let e) = $0 { e.name == "speaker" } else { false } }
+        try daemon.startWirePlumber()
+        seen += try await collect(events) { if case .defaultEndpointChanged(_, .sink) = $0 { true } else { false } }
+        let placeholders = seen.filter { if case .defaultEndpointChanged(let name, _) = $0 { name.hasPrefix("@") } else { false } }
+        #expect(placeholders.isEmpty, "placeholder defaults announced: \(placeholders)")
+        #expect(seen.last == .defaultEndpointChanged(name: "speaker", direction: .sink))
     }
 
     @Test("opening a capture on a source that does not exist fails with a clear error", arguments: SoundServerKind.allCases)
