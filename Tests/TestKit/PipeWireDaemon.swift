@@ -5,16 +5,16 @@ import Foundation
 /// D-Bus session bus. No sound card, no systemd user session, no Bluetooth are needed: with no
 /// devices PipeWire's graph runs on its dummy driver. Stopped when released.
 ///
-/// The session bus is the user's session rather than part of the sound server: it stays up
-/// across ``kill()`` and ``start()`` and goes when the daemon is released. WirePlumber 0.4 needs
-/// it (without one it exits: "Cannot autolaunch D-Bus without X11 $DISPLAY").
+/// The session bus (a ``DBusDaemon``) is the user's session rather than part of the sound
+/// server: it stays up across ``kill()`` and ``start()`` and goes when the daemon is released.
+/// WirePlumber 0.4 needs it (without one it exits: "Cannot autolaunch D-Bus without X11 $DISPLAY").
 public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
     public let kind = SoundServerKind.pipewire
     public let directory = TemporaryDirectory()
     /// `unix:<folder>/pulse/native`: pipewire-pulse's socket.
     public let server: String
     private let modules: [[String]]
-    private var bus: pid_t?
+    private var bus: DBusDaemon?
     /// The running server processes, in start order.
     private var processes: [(name: String, pid: pid_t)] = []
 
@@ -28,13 +28,7 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
         try start()
     }
 
-    deinit {
-        stop()
-        if let bus {
-            Foundation.kill(bus, SIGTERM)
-            Run.wait(for: bus)
-        }
-    }
+    deinit { stop() }
 
     /// Everything PipeWire, WirePlumber and our tools look at, pointed into the private folder
     /// (and no route to the machine's own servers or system bus).
@@ -44,7 +38,7 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
             "XDG_RUNTIME_DIR": root, "PIPEWIRE_RUNTIME_DIR": root, "HOME": root,
             "XDG_CONFIG_HOME": directory.path("config"), "XDG_STATE_HOME": directory.path("state"),
             "XDG_DATA_HOME": directory.path("data"),
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory.path("bus"))",
+            "DBUS_SESSION_BUS_ADDRESS": bus?.address ?? "",
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path("no-system-bus"))",
             "PULSE_SERVER": "", "PIPEWIRE_REMOTE": "", "DISPLAY": "", "WAYLAND_DISPLAY": "",
         ]
@@ -61,14 +55,7 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
     public func start(wirePlumber: Bool) throws {
         precondition(processes.isEmpty, "already running")
         do {
-            if bus == nil {
-                bus = try Run.background("dbus-daemon", [
-                    "--session", "--nofork", "--nopidfile", "--address=unix:path=\(directory.path("bus"))",
-                ], environment: environment, logPath: directory.path("dbus.log"))
-                try waitUntil("the session bus is listening", watching: [("dbus-daemon", bus!)]) {
-                    FileManager.default.fileExists(atPath: directory.path("bus"))
-                }
-            }
+            if bus == nil { bus = try DBusDaemon() }
             try launch("pipewire")
             // pipewire-pulse started before PipeWire answers loads nothing ("Host is down").
             try waitUntil("pipewire answers") {
@@ -87,7 +74,7 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
                 try waitUntil("WirePlumber has chosen the default sink and source") { defaultsAreSettled() }
             }
         } catch {
-            let logs = ["dbus", "pipewire", "wireplumber", "pipewire-pulse"].map { name in
+            let logs = ["pipewire", "wireplumber", "pipewire-pulse"].map { name in
                 let log = (try? String(contentsOfFile: directory.path("\(name).log"), encoding: .utf8)) ?? ""
                 return "\(name).log: \(log.suffix(600))"
             }
@@ -144,17 +131,13 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
         processes.append((program, pid))
     }
 
-    /// Polls `condition` every 20 ms for up to 10 s; fails at once when a process it depends on
-    /// (the server processes, or `watching`) has exited.
-    private func waitUntil(
-        _ what: String, watching: [(name: String, pid: pid_t)]? = nil, _ condition: () -> Bool
-    ) throws {
+    /// Polls `condition` every 20 ms for up to 10 s; fails at once when a server process has exited.
+    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if condition() { return }
-            for process in watching ?? processes where hasExited(process.pid) {
+            for process in processes where hasExited(process.pid) {
                 processes.removeAll { $0.pid == process.pid }
-                if process.pid == bus { bus = nil }
                 throw TestFailure("\(process.name) exited while waiting until \(what)")
             }
             usleep(20_000)
