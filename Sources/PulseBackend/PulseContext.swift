@@ -183,7 +183,7 @@ final class PulseContext: @unchecked Sendable {
         }
     }
 
-    /// The server's default sink and source names.
+    /// The server's default sink and source names (`nil` for none, also for PipeWire's placeholders).
     func defaults() async throws -> (sink: String?, source: String?) {
         let request = Collector<(String?, String?)>()
         let answer = try await request.run(self) { context, userdata in
@@ -191,8 +191,8 @@ final class PulseContext: @unchecked Sendable {
                 let request = Unmanaged<Collector<(String?, String?)>>.fromOpaque(userdata!).takeUnretainedValue()
                 if let info = info?.pointee {
                     request.items.append((
-                        info.default_sink_name.map { String(cString: $0) },
-                        info.default_source_name.map { String(cString: $0) }))
+                        PulseNaming.defaultEndpointName(info.default_sink_name.map { String(cString: $0) }),
+                        PulseNaming.defaultEndpointName(info.default_source_name.map { String(cString: $0) })))
                 }
                 request.finish(info == nil)
             }, userdata)

@@ -27,6 +27,15 @@ public enum PulseNaming {
         return matching.first
     }
 
+    /// A default sink or source name as the server reports it, or `nil` when there is none.
+    /// PulseAudio reports no name; pipewire-pulse reports the placeholders `@DEFAULT_SINK@` and
+    /// `@DEFAULT_SOURCE@` while the session manager (WirePlumber) has chosen no default, e.g.
+    /// while it starts or after it died. Those name no endpoint.
+    public static func defaultEndpointName(_ reported: String?) -> String? {
+        guard let reported, !reported.isEmpty, !(reported.hasPrefix("@") && reported.hasSuffix("@")) else { return nil }
+        return reported
+    }
+
     /// Whether a card, sink or source with these properties is a Bluetooth device.
     public static func isBluetooth(properties: [String: String]) -> Bool {
         properties["device.bus"] == "bluetooth" || properties["device.api"] == "bluez"

@@ -6,9 +6,10 @@ import Routing
 import Testing
 import TestKit
 
-/// Against a real `pulseaudio` daemon the suite starts: route events, streams, a crash and
-/// a restart. Serialized: the tests share nothing, but each daemon takes a core.
-@Suite("PulseAudio backend on a real pulseaudio daemon", .serialized)
+/// Against real servers the suite starts, each test once on `pulseaudio` and once on PipeWire
+/// (`pipewire` + WirePlumber + `pipewire-pulse`): route events, streams, a crash and a restart.
+/// Serialized: the tests share nothing, but each server takes a core.
+@Suite("PulseAudio backend on real servers (pulseaudio, pipewire-pulse)", .serialized)
 struct PulseBackendIntegrationTests {
     /// Waits (by events, not by time) for the first event `matching` returns a value for.
     func next<T: Sendable>(
@@ -28,9 +29,30 @@ struct PulseBackendIntegrationTests {
         }
     }
 
-    @Test("loading and unloading a null sink and a virtual source produce matching route events")
-    func moduleEvents() async throws {
-        let daemon = try PulseDaemon()
+    /// Every event up to and including the first one `last` accepts.
+    func collect(_ events: AsyncStream<RouteEvent>, until last: @escaping @Sendable (RouteEvent) -> Bool) async throws -> [RouteEvent] {
+        try await withThrowingTaskGroup(of: [RouteEvent].self) { group in
+            group.addTask {
+                var seen: [RouteEvent] = []
+                for await event in events {
+                    seen.append(event)
+                    if last(event) { return seen }
+                }
+                throw TestFailure("event stream ended")
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))  // a guard against a hang, not a timing assertion
+                throw TestFailure("no matching event")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    @Test("loading and unloading a null sink and a virtual source produce matching route events",
+          arguments: SoundServerKind.allCases)
+    func moduleEvents(_ kind: SoundServerKind) async throws {
+        let daemon = try kind.start()
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
         defer { Task { await backend.shutdown() } }
         let events = await backend.events()
@@ -38,9 +60,7 @@ struct PulseBackendIntegrationTests {
         let sink = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_test" { e } else { nil } }
         #expect(sink.direction == .sink)
         #expect(sink.sampleRate == 48000)
-        let virtual = try daemon.pactlChecked([
-            "load-module", "module-virtual-source", "source_name=glasses_mic", "master=glasses_test.monitor",
-        ])
+        let virtual = try daemon.loadVirtualSource(name: "glasses_mic", master: "glasses_test.monitor")
         let source = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_mic" { e } else { nil } }
         #expect(source.direction == .source)
         #expect(source.isMonitor == false)
@@ -50,9 +70,9 @@ struct PulseBackendIntegrationTests {
         try await next(events) { if case .endpointGone("glasses_test", .sink) = $0 { () } else { nil } }
     }
 
-    @Test("a default-sink change made with pactl is seen")
-    func defaultSinkOverride() async throws {
-        let daemon = try PulseDaemon(modules: [
+    @Test("a default-sink change made with pactl is seen", arguments: SoundServerKind.allCases)
+    func defaultSinkOverride(_ kind: SoundServerKind) async throws {
+        let daemon = try kind.start(modules: [
             "load-module module-null-sink sink_name=first", "load-module module-null-sink sink_name=second",
         ])
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
@@ -65,9 +85,10 @@ struct PulseBackendIntegrationTests {
         #expect(try daemon.pactlChecked(["get-default-sink"]) == "first")
     }
 
-    @Test("a known signal played into a null sink is captured from its monitor with no sample lost after the first buffer")
-    func playAndCaptureLosesNothing() async throws {
-        let daemon = try PulseDaemon(modules: [
+    @Test("a known signal played into a null sink is captured from its monitor with no sample lost after the first buffer",
+          arguments: SoundServerKind.allCases)
+    func playAndCaptureLosesNothing(_ kind: SoundServerKind) async throws {
+        let daemon = try kind.start(modules: [
             "load-module module-null-sink sink_name=speaker rate=48000 channels=1 format=float32le",
         ])
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
@@ -107,9 +128,10 @@ struct PulseBackendIntegrationTests {
         #expect(worst < 1e-4, "largest sample difference \(worst)")
     }
 
-    @Test("killing the daemon mid-stream: serverLost, the stream ends with audioStreamingError, reconnect by itself, streams work again")
-    func serverCrashAndReturn() async throws {
-        let daemon = try PulseDaemon(modules: ["load-module module-null-sink sink_name=speaker rate=16000"])
+    @Test("killing the daemon mid-stream: serverLost, the stream ends with audioStreamingError, reconnect by itself, streams work again",
+          arguments: SoundServerKind.allCases)
+    func serverCrashAndReturn(_ kind: SoundServerKind) async throws {
+        let daemon = try kind.start(modules: ["load-module module-null-sink sink_name=speaker rate=16000"])
         let backend = try await PulseAudioBackend.connect(server: daemon.server, reconnectBackoff: .milliseconds(50)...(.milliseconds(400)))
         defer { Task { await backend.shutdown() } }
         let events = await backend.events()
@@ -135,9 +157,31 @@ struct PulseBackendIntegrationTests {
         #expect(try await backend.endpoints().contains { $0.name == "speaker" })
     }
 
-    @Test("opening a capture on a source that does not exist fails with a clear error")
-    func missingSource() async throws {
-        let daemon = try PulseDaemon()
+    /// PipeWire only: its session manager is a process of its own, which can come up after the
+    /// server (PulseAudio has no counterpart). Until it has chosen, pipewire-pulse names the
+    /// defaults `@DEFAULT_SINK@` and `@DEFAULT_SOURCE@`; a reconnecting backend must not announce those.
+    @Test("PipeWire restarted with WirePlumber late: no placeholder default is announced, the real one is once WirePlumber chooses")
+    func pipewireSessionManagerLate() async throws {
+        let daemon = try PipeWireDaemon(modules: ["load-module module-null-sink sink_name=speaker"])
+        let backend = try await PulseAudioBackend.connect(server: daemon.server, reconnectBackoff: .milliseconds(50)...(.milliseconds(400)))
+        defer { Task { await backend.shutdown() } }
+        let events = await backend.events()
+        daemon.kill()
+        try await next(events) { if case .serverLost = $0 { () } else { nil } }
+        try daemon.start(wirePlumber: false)
+        #expect(try daemon.pactlChecked(["get-default-sink"]) == "@DEFAULT_SINK@")  // the premise
+        // The backend reconnects and announces everything the server has, defaults included.
+        var seen = try await collect(events) { if case .endpointAppeared(let e) = $0 { e.name == "speaker" } else { false } }
+        try daemon.startWirePlumber()
+        seen += try await collect(events) { if case .defaultEndpointChanged(_, .sink) = $0 { true } else { false } }
+        let placeholders = seen.filter { if case .defaultEndpointChanged(let name, _) = $0 { name.hasPrefix("@") } else { false } }
+        #expect(placeholders.isEmpty, "placeholder defaults announced: \(placeholders)")
+        #expect(seen.last == .defaultEndpointChanged(name: "speaker", direction: .sink))
+    }
+
+    @Test("opening a capture on a source that does not exist fails with a clear error", arguments: SoundServerKind.allCases)
+    func missingSource(_ kind: SoundServerKind) async throws {
+        let daemon = try kind.start()
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
         defer { Task { await backend.shutdown() } }
         let frames = try await backend.openCapture(source: "no_such_source", format: PCMFormat(sampleRate: 16000, channels: 1))
@@ -146,6 +190,7 @@ struct PulseBackendIntegrationTests {
         }
     }
 
+    // No server of either kind is involved, so this one runs once.
     @Test("no server: connect fails with a PulseAudio error, and serverAnswers says no")
     func noServer() async throws {
         let nowhere = "unix:/nonexistent/glasses-audio/native"

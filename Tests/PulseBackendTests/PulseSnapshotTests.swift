@@ -33,6 +33,16 @@ struct PulseSnapshotTests {
         #expect(PulseNaming.address(properties: ["device.string": "aa:bb:cc:dd:ee:ff"], name: "x") == "AA:BB:CC:DD:EE:FF")
     }
 
+    @Test("pipewire-pulse's placeholder default names mean no default")
+    func defaultNames() {
+        #expect(PulseNaming.defaultEndpointName("@DEFAULT_SINK@") == nil)
+        #expect(PulseNaming.defaultEndpointName("@DEFAULT_SOURCE@") == nil)
+        #expect(PulseNaming.defaultEndpointName("") == nil)
+        #expect(PulseNaming.defaultEndpointName(nil) == nil)
+        #expect(PulseNaming.defaultEndpointName("alsa_output.pci-0000_00_1f.3.analog-stereo") == "alsa_output.pci-0000_00_1f.3.analog-stereo")
+        #expect(PulseNaming.defaultEndpointName("auto_null.monitor") == "auto_null.monitor")
+    }
+
     @Test("a snapshot diff reports gone endpoints first, then profile changes, then new endpoints")
     func diffOrder() {
         let id = DeviceIdentifier("AA:BB:CC:DD:EE:FF")

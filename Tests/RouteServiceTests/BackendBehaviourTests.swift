@@ -8,8 +8,8 @@ import Simulator
 import Testing
 import TestKit
 
-/// One behaviour suite, two backends: what routing code relies on must hold for the real
-/// PulseAudio daemon and for the simulated glasses alike.
+/// One behaviour suite, three backends: what routing code relies on must hold for the real
+/// PulseAudio daemon, PipeWire's pulse server and the simulated glasses alike.
 protocol BackendHarness: Sendable {
     var backend: any AudioDeviceBackend { get }
     /// Makes a mic appear; returns its endpoint name.
@@ -45,19 +45,20 @@ final class SimulatedHarness: BackendHarness, @unchecked Sendable {
     func shutdown() async { driver.cancel() }
 }
 
+/// The PulseAudio backend on a private `pulseaudio` or PipeWire.
 final class PulseHarness: BackendHarness, @unchecked Sendable {
-    let daemon: PulseDaemon
+    let daemon: any SoundServer
     let pulse: PulseAudioBackend
     var module: String?
     var backend: any AudioDeviceBackend { pulse }
 
-    init() async throws {
-        daemon = try PulseDaemon(modules: ["load-module module-null-sink sink_name=room rate=16000 channels=1"])
+    init(_ kind: SoundServerKind) async throws {
+        daemon = try kind.start(modules: ["load-module module-null-sink sink_name=room rate=16000 channels=1"])
         pulse = try await PulseAudioBackend.connect(server: daemon.server)
     }
 
     func addSource() async throws -> String {
-        module = try daemon.pactlChecked(["load-module", "module-virtual-source", "source_name=glasses_mic", "master=room.monitor"])
+        module = try daemon.loadVirtualSource(name: "glasses_mic", master: "room.monitor")
         return "glasses_mic"
     }
 
@@ -68,12 +69,16 @@ final class PulseHarness: BackendHarness, @unchecked Sendable {
     func shutdown() async { await pulse.shutdown() }
 }
 
-@Suite("Backend behaviour, shared by PulseAudio and the simulated glasses", .serialized)
+@Suite("Backend behaviour, shared by PulseAudio, PipeWire and the simulated glasses", .serialized)
 struct BackendBehaviourTests {
-    static let kinds = ["simulated", "pulse"]
+    static let kinds = ["simulated", "pulse", "pipewire"]
 
     func harness(_ kind: String) async throws -> any BackendHarness {
-        kind == "pulse" ? try await PulseHarness() : try SimulatedHarness()
+        switch kind {
+        case "pulse": try await PulseHarness(.pulseaudio)
+        case "pipewire": try await PulseHarness(.pipewire)
+        default: try SimulatedHarness()
+        }
     }
 
     @Test("a mic that appears is announced, captures contiguous frames from 0, and its removal ends the capture with an error",

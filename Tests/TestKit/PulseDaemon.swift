@@ -2,7 +2,8 @@ import Foundation
 
 /// A private `pulseaudio` daemon for one test suite: its own runtime folder and socket, a
 /// test script of modules, no autospawn, no idle exit. Stopped when released.
-public final class PulseDaemon: @unchecked Sendable {
+public final class PulseDaemon: SoundServer, @unchecked Sendable {
+    public let kind = SoundServerKind.pulseaudio
     public let directory = TemporaryDirectory()
     /// `unix:<folder>/native`, for `PULSE_SERVER` and libpulse.
     public let server: String
@@ -63,19 +64,5 @@ public final class PulseDaemon: @unchecked Sendable {
         Foundation.kill(pid, SIGTERM)
         Run.wait(for: pid)
         self.pid = nil
-    }
-
-    /// Runs `pactl` against this daemon.
-    @discardableResult
-    public func pactl(_ arguments: [String]) throws -> Run.Output {
-        try Run.command("pactl", ["--server", server] + arguments)
-    }
-
-    /// Runs `pactl` and returns its stdout, throwing unless it succeeded.
-    @discardableResult
-    public func pactlChecked(_ arguments: [String]) throws -> String {
-        let result = try pactl(arguments)
-        guard result.status == 0 else { throw TestFailure("pactl \(arguments.joined(separator: " ")): \(result.stderr)") }
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
