@@ -96,12 +96,14 @@ extension GlassesEmulator {
             }.sorted()
             guard let path = candidates.first(where: { $0.hasSuffix("/sbc") }) ?? candidates.first else {
                 logger.warning("the sound server registered no A2DP source endpoint for SBC", metadata: ["owner": "\(owner)"])
+                mediaSettled()
                 return
             }
             state.withLock { $0.soundServer = .init(owner: owner, endpoint: .init(owner: owner, path: path)) }
             try configureMediaIfPossible()
         } catch {
             logger.error("cannot list the sound server's endpoints: \(error)")
+            mediaSettled()
         }
     }
 
@@ -134,7 +136,14 @@ extension GlassesEmulator {
             } catch {
                 logger.error("SetConfiguration failed: \(error)")
             }
+            mediaSettled()
         }
+    }
+
+    /// The media side is done for this connection; the hands-free card may follow.
+    private func mediaSettled() {
+        state.withLock { $0.mediaSettled = true }
+        try? announceCardIfDue()
     }
 
     private func transportInterface(path: String, properties: [String: DBusValue]) -> DBusInterface {

@@ -22,7 +22,8 @@ extension GlassesEmulator {
             },
             DBusMethod("GetCards", out: "a(oa{sv})") { [weak self] _ in
                 guard let self else { return [] }
-                let cards = isConnected ? [DBusValue.structure([.objectPath(cardPath), .properties(cardProperties)])] : []
+                let visible = state.withLock { $0.cardVisible(offersMedia: glasses.offersMedia) }
+                let cards = visible ? [DBusValue.structure([.objectPath(cardPath), .properties(cardProperties)])] : []
                 return [.array(elementSignature: "(oa{sv})", cards)]
             },
         ])
@@ -51,9 +52,10 @@ extension GlassesEmulator {
         ])
     }
 
-    /// The glasses connected: oFono has a card for them and says so (CardAdded, whoever
-    /// listens; an agent that registers later finds the card with GetCards).
-    func announceCard() throws {
+    /// Once the card is visible (see ``EmulatorState/cardVisible(offersMedia:)``), oFono says
+    /// so (CardAdded, to whoever listens; an agent that registers later finds it with GetCards).
+    func announceCardIfDue() throws {
+        guard state.withLock({ $0.cardVisible(offersMedia: glasses.offersMedia) }) else { return }
         logger.info("hands-free card announced", metadata: ["card": "\(cardPath)"])
         try ofono.emit("/", OfonoName.manager, "CardAdded", [.objectPath(cardPath), .properties(cardProperties)])
     }

@@ -69,7 +69,9 @@ public final class GlassesEmulator: Sendable {
     public var isConnected: Bool { state.withLock { $0.connected } }
 
     /// The glasses connect: Device1 says Connected, BlueZ configures the A2DP transport with
-    /// the sound server's SBC endpoint, and oFono announces the hands-free card.
+    /// the sound server's SBC endpoint, and then oFono announces the hands-free card. A2DP
+    /// comes first, as with most headsets (the hands-free link needs its AT handshake), so a
+    /// sound server sees both profiles in the same order every time.
     public func connect() throws {
         let already = state.withLock { state in
             defer { state.connected = true }
@@ -79,7 +81,7 @@ public final class GlassesEmulator: Sendable {
         logger.info("glasses connected", metadata: ["address": "\(glasses.address)"])
         try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(true), "ServicesResolved": .boolean(true)])
         try configureMediaIfPossible()
-        try announceCard()
+        try announceCardIfDue()
     }
 
     /// The glasses go away (folded, off, out of range): both links close, the transport and
@@ -91,6 +93,7 @@ public final class GlassesEmulator: Sendable {
                 state.a2dp = nil
                 state.sco = nil
                 state.transportPath = nil
+                state.mediaSettled = false
             }
             return (state.connected, state.a2dp, state.sco, state.transportPath, state.soundServer?.endpoint)
         }
@@ -151,6 +154,13 @@ struct EmulatorState: Sendable {
     var soundServer: SoundServer?
     var transportPath: String?
     var transportCount = 0
+    /// The media side is done for this connection: configured, refused, or not offered.
+    var mediaSettled = false
+    /// Whether oFono shows the card now: connected, and the media side settled (or no sound
+    /// server registered for media, so nothing will settle it).
+    func cardVisible(offersMedia: Bool) -> Bool {
+        connected && (!offersMedia || mediaSettled || soundServer == nil)
+    }
     var agent: (owner: String, path: String)?
     var a2dp: A2DPLink? {
         willSet { if let old = a2dp, old !== newValue { statistics.mediaPackets += old.statistics.packetsIn } }

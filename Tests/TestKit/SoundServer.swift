@@ -9,6 +9,23 @@ public enum SoundServerKind: String, Sendable, CaseIterable, CustomStringConvert
 
     public var description: String { rawValue }
 
+    /// The servers installed here. PipeWire is opt-in off CI (`GLASSES_AUDIO_PIPEWIRE=1
+    /// scripts/bootstrap`); without it its variants do not run and ``PipeWireAvailability``
+    /// says so.
+    public static var available: [SoundServerKind] { allCases.filter(\.isInstalled) }
+
+    /// Whether every program this server needs is on PATH.
+    public var isInstalled: Bool {
+        let programs = switch self {
+        case .pulseaudio: ["pulseaudio"]
+        case .pipewire: ["pipewire", "pipewire-pulse", "wireplumber", "pw-cli"]
+        }
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+        return programs.allSatisfy { program in
+            path.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
+        }
+    }
+
     /// Starts a private server of this kind and returns once it answers.
     /// - Parameter modules: `load-module NAME ARGS…` lines, loaded at every start (so a
     ///   restarted server comes back with them, as a configured one would).
