@@ -1,5 +1,5 @@
 public import AudioCore
-public import DBusKit
+import DBusKit
 import Foundation
 public import Logging
 import Synchronization

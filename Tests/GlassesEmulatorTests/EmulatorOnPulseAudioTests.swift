@@ -25,41 +25,10 @@ struct EmulatorOnPulseAudioTests {
 
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    func next<T: Sendable>(_ events: AsyncStream<RouteEvent>, _ matching: @escaping @Sendable (RouteEvent) -> T?) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask {
-                for await event in events { if let value = matching(event) { return value } }
-                throw TestFailure("event stream ended")
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))  // a guard against a hang, not a timing assertion
-                throw TestFailure("no matching event")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
-    }
-
     /// Reads the engine's outputs until `done` says the ones seen so far are enough; fails
     /// (listing them) instead of hanging if that never happens.
-    func outputs(
-        _ stream: AsyncStream<RoutingOutput>, until done: @escaping @Sendable ([RoutingOutput]) -> Bool
-    ) async throws -> [RoutingOutput] {
-        let seen = OutputLog()
-        return try await withThrowingTaskGroup(of: [RoutingOutput].self) { group in
-            group.addTask {
-                for await output in stream {
-                    if done(seen.append(output)) { return seen.all }
-                }
-                throw TestFailure("the engine's outputs ended: \(seen.all)")
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(60))  // a guard against a hang, not a timing assertion
-                throw TestFailure("never saw what was awaited; saw \(seen.all)")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
+    func outputs(_ stream: AsyncStream<RoutingOutput>, until done: @escaping @Sendable ([RoutingOutput]) -> Bool) async throws -> [RoutingOutput] {
+        try await collect(stream, guardSeconds: 60, until: done)
     }
 
     @Test("PulseAudio makes a Bluetooth card of the glasses, with A2DP and HFP, and our backend sees a Bluetooth device")
@@ -190,19 +159,4 @@ struct EmulatorOnPulseAudioTests {
         }
         #expect(restarts.isEmpty, "something restarted by itself after the glasses came back: \(restarts)")
     }
-}
-
-/// The outputs a test has seen, shared between its reading task and its report.
-final class OutputLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outputs: [RoutingOutput] = []
-
-    func append(_ output: RoutingOutput) -> [RoutingOutput] {
-        lock.withLock {
-            outputs.append(output)
-            return outputs
-        }
-    }
-
-    var all: [RoutingOutput] { lock.withLock { outputs } }
 }

@@ -12,41 +12,13 @@ import TestKit
 @Suite("PulseAudio backend on real servers (pulseaudio, pipewire-pulse)", .serialized)
 struct PulseBackendIntegrationTests {
     /// Waits (by events, not by time) for the first event `matching` returns a value for.
-    func next<T: Sendable>(
-        _ events: AsyncStream<RouteEvent>, _ matching: @escaping @Sendable (RouteEvent) -> T?
-    ) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask {
-                for await event in events { if let value = matching(event) { return value } }
-                throw TestFailure("event stream ended")
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))  // a guard against a hang, not a timing assertion
-                throw TestFailure("no matching event")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
+    func next<T: Sendable>(_ events: AsyncStream<RouteEvent>, _ matching: @escaping @Sendable (RouteEvent) -> T?) async throws -> T {
+        try await firstMatch(events, guardSeconds: 20, matching)
     }
 
     /// Every event up to and including the first one `last` accepts.
     func collect(_ events: AsyncStream<RouteEvent>, until last: @escaping @Sendable (RouteEvent) -> Bool) async throws -> [RouteEvent] {
-        try await withThrowingTaskGroup(of: [RouteEvent].self) { group in
-            group.addTask {
-                var seen: [RouteEvent] = []
-                for await event in events {
-                    seen.append(event)
-                    if last(event) { return seen }
-                }
-                throw TestFailure("event stream ended")
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))  // a guard against a hang, not a timing assertion
-                throw TestFailure("no matching event")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
+        try await TestKit.collect(events, guardSeconds: 20) { seen in seen.last.map(last) ?? false }
     }
 
     @Test("loading and unloading a null sink and a virtual source produce matching route events",

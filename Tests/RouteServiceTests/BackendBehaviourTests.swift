@@ -115,16 +115,5 @@ struct BackendBehaviourTests {
 
 /// The first event `matching` accepts; a guard (not a timing assertion) stops a hang.
 func firstEvent<T: Sendable>(_ events: AsyncStream<RouteEvent>, _ matching: @escaping @Sendable (RouteEvent) -> T?) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask {
-            for await event in events { if let value = matching(event) { return value } }
-            throw TestFailure("event stream ended")
-        }
-        group.addTask {
-            try await Task.sleep(for: .seconds(30))
-            throw TestFailure("no matching event")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
+    try await firstMatch(events, matching)
 }
