@@ -222,6 +222,7 @@ extension GlassesEmulator {
                 result.1 = state.sco
                 state.agent = nil
                 state.sco = nil
+                state.cardShown = false  // the next server's agent must be shown the card
             }
             return result
         }

@@ -22,7 +22,11 @@ extension GlassesEmulator {
             },
             DBusMethod("GetCards", out: "a(oa{sv})") { [weak self] _ in
                 guard let self else { return [] }
-                let visible = state.withLock { $0.cardVisible(offersMedia: glasses.offersMedia) }
+                let visible = state.withLock { state in
+                    guard state.cardVisible(offersMedia: glasses.offersMedia) else { return false }
+                    state.cardShown = true
+                    return true
+                }
                 let cards = visible ? [DBusValue.structure([.objectPath(cardPath), .properties(cardProperties)])] : []
                 return [.array(elementSignature: "(oa{sv})", cards)]
             },
@@ -55,7 +59,12 @@ extension GlassesEmulator {
     /// Once the card is visible (see ``EmulatorState/cardVisible(offersMedia:)``), oFono says
     /// so (CardAdded, to whoever listens; an agent that registers later finds it with GetCards).
     func announceCardIfDue() throws {
-        guard state.withLock({ $0.cardVisible(offersMedia: glasses.offersMedia) }) else { return }
+        let due = state.withLock { state in
+            guard state.cardVisible(offersMedia: glasses.offersMedia), !state.cardShown else { return false }
+            state.cardShown = state.agent != nil  // shown once an agent can hear it
+            return true
+        }
+        guard due else { return }
         logger.info("hands-free card announced", metadata: ["card": "\(cardPath)"])
         try ofono.emit("/", OfonoName.manager, "CardAdded", [.objectPath(cardPath), .properties(cardProperties)])
     }

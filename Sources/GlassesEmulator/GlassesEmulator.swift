@@ -94,6 +94,7 @@ public final class GlassesEmulator: Sendable {
                 state.sco = nil
                 state.transportPath = nil
                 state.mediaSettled = false
+                state.cardShown = false
             }
             return (state.connected, state.a2dp, state.sco, state.transportPath, state.soundServer?.endpoint)
         }
@@ -156,6 +157,9 @@ struct EmulatorState: Sendable {
     var transportCount = 0
     /// The media side is done for this connection: configured, refused, or not offered.
     var mediaSettled = false
+    /// oFono has shown the card for this connection (GetCards or CardAdded): never twice, a
+    /// sound server that sees a card twice takes it for two (PulseAudio asserts).
+    var cardShown = false
     /// Whether oFono shows the card now: connected, and the media side settled (or no sound
     /// server registered for media, so nothing will settle it).
     func cardVisible(offersMedia: Bool) -> Bool {
