@@ -66,9 +66,7 @@ public struct DeviceProfile: Sendable, Hashable, Codable, Identifiable {
 
     /// Whether a Bluetooth device with this name and address is this model.
     public func matches(name: String, address: String) -> Bool {
-        let lowerName = name.lowercased()
         let upperAddress = address.uppercased()
-        return match.names.contains { lowerName.contains($0.lowercased()) }
-            || match.addressPrefixes.contains { upperAddress.hasPrefix($0) }
+        return specificity(name: name) > 0 || match.addressPrefixes.contains { upperAddress.hasPrefix($0) }
     }
 }

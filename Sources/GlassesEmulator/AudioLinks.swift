@@ -6,63 +6,44 @@ import Synchronization
 /// what their speakers played, per link.
 public final class EmulatedAudio: Sendable {
     private struct State {
-        var mic: MicSignal
+        var mic: MicFeed
         var voiceSpeaker: [Float] = []
         var mediaSpeaker: [Float] = []
         var mediaFormat = (rate: 44100, channels: 2)
     }
 
-    /// The mic signal, looped or played once, then silence.
-    public struct MicSignal: Sendable {
-        public var samples: [Float]
-        public var rate: Int
-        public var loop: Bool
-        var position = 0
-
-        public init(samples: [Float], rate: Int, loop: Bool) {
-            self.samples = samples
-            self.rate = rate
-            self.loop = loop
-        }
-
-        public static let silence = MicSignal(samples: [], rate: 8000, loop: false)
-
-        mutating func read(_ count: Int) -> [Float] {
-            var out: [Float] = []
-            out.reserveCapacity(count)
-            while out.count < count {
-                if position >= samples.count {
-                    guard loop, !samples.isEmpty else { break }
-                    position = 0
-                }
-                let take = min(count - out.count, samples.count - position)
-                out += samples[position..<(position + take)]
-                position += take
-            }
-            return out + [Float](repeating: 0, count: count - out.count)
-        }
-    }
-
     private let state: Mutex<State>
 
-    public init(mic: MicSignal = .silence) { state = Mutex(State(mic: mic)) }
+    public init(mic: MicFeed = .silence(rate: 8000)) { state = Mutex(State(mic: mic)) }
 
     /// Replaces the mic signal (resampled to the voice link's 8 kHz, mono).
     public func setMic(_ buffer: AudioBuffer, loop: Bool) throws {
-        let mono = ChannelMixer.mixdownToMono(buffer)
-        let voice = try Resampler.resample(mono, to: 8000)
-        state.withLock { $0.mic = MicSignal(samples: voice.samples, rate: 8000, loop: loop) }
+        let voice = try Resampler.resample(ChannelMixer.mixdownToMono(buffer), to: 8000)
+        state.withLock { $0.mic = MicFeed(signal: voice, mode: loop ? .loop : .once) }
     }
 
     func readMic(_ count: Int) -> [Float] { state.withLock { $0.mic.read(count) } }
 
-    func appendVoiceSpeaker(_ samples: [Float]) { state.withLock { $0.voiceSpeaker += samples } }
+    /// How much of each speaker recording is kept: the latest 10 minutes, so an emulator left
+    /// running for hours does not grow without end (media at 44.1 kHz stereo is 1.3 GB an hour).
+    public static let speakerSeconds = 600
+
+    func appendVoiceSpeaker(_ samples: [Float]) {
+        state.withLock { Self.append(samples, to: &$0.voiceSpeaker, limit: Self.speakerSeconds * 8000) }
+    }
 
     func appendMediaSpeaker(_ samples: [Float], rate: Int, channels: Int) {
         state.withLock {
             $0.mediaFormat = (rate, channels)
-            $0.mediaSpeaker += samples
+            Self.append(samples, to: &$0.mediaSpeaker, limit: Self.speakerSeconds * rate * channels)
         }
+    }
+
+    /// Appends, dropping the oldest samples in batches (a quarter of the limit at a time) so
+    /// the 3 ms packets do not each pay for moving the whole recording.
+    private static func append(_ samples: [Float], to recording: inout [Float], limit: Int) {
+        recording += samples
+        if recording.count > limit + limit / 4 { recording.removeFirst(recording.count - limit) }
     }
 
     /// What the speakers played over the voice link (8 kHz mono CVSD).

@@ -35,12 +35,10 @@ public struct EmulatedGlasses: Sendable, Equatable {
 
 public enum EmulatorError: Error, Equatable, CustomStringConvertible {
     case system(String)
-    case notReady(String)
 
     public var description: String {
         switch self {
         case .system(let message): message
-        case .notReady(let message): message
         }
     }
 }

@@ -12,7 +12,9 @@ extension GlassesEmulator {
                 guard let self, let sender = call.sender, let path = call.arguments[0].string else { return [] }
                 let codecs = call.arguments[1].byteArray ?? []
                 guard codecs.contains(1) else { throw DBusError.invalidArgs("the agent must support CVSD (codec 1)") }
-                state.withLock { $0.agent = (sender, path) }
+                // The agent counts once our reply is on its way: the sound server ignores
+                // CardAdded until it has that reply, so a card announced before it is not "shown".
+                ofono.connection.afterDispatch { self.state.withLock { $0.agent = (sender, path) } }
                 logger.info("sound server registered its hands-free agent", metadata: ["owner": "\(sender)", "codecs": "\(codecs)"])
                 return []
             },
@@ -22,8 +24,10 @@ extension GlassesEmulator {
             },
             DBusMethod("GetCards", out: "a(oa{sv})") { [weak self] _ in
                 guard let self else { return [] }
+                // A card this agent already heard of (CardAdded since it registered) is not
+                // listed again: PulseAudio would take it for a second card and abort.
                 let visible = state.withLock { state in
-                    guard state.cardVisible(offersMedia: glasses.offersMedia) else { return false }
+                    guard state.cardVisible(offersMedia: glasses.offersMedia), !state.cardShown else { return false }
                     state.cardShown = true
                     return true
                 }

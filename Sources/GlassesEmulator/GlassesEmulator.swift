@@ -117,15 +117,7 @@ public final class GlassesEmulator: Sendable {
 
     /// Counters for what crossed the links so far.
     public var statistics: EmulatorStatistics {
-        state.withLock { state in
-            var statistics = state.statistics
-            if let a2dp = state.a2dp { statistics.mediaPackets += a2dp.statistics.packetsIn }
-            if let sco = state.sco {
-                statistics.voicePacketsToServer += sco.statistics.packetsOut
-                statistics.voicePacketsFromServer += sco.statistics.packetsIn
-            }
-            return statistics
-        }
+        state.withLock { $0.statistics.counting(a2dp: $0.a2dp, sco: $0.sco) }
     }
 }
 
@@ -136,6 +128,15 @@ public struct EmulatorStatistics: Sendable, Equatable {
     public var mediaPackets = 0
     public var voicePacketsToServer = 0
     public var voicePacketsFromServer = 0
+
+    /// These counters plus what these links carried.
+    func counting(a2dp: A2DPLink?, sco: SCOLink?) -> EmulatorStatistics {
+        var total = self
+        total.mediaPackets += a2dp?.statistics.packetsIn ?? 0
+        total.voicePacketsToServer += sco?.statistics.packetsOut ?? 0
+        total.voicePacketsFromServer += sco?.statistics.packetsIn ?? 0
+        return total
+    }
 }
 
 struct EmulatorState: Sendable {
@@ -167,15 +168,10 @@ struct EmulatorState: Sendable {
     }
     var agent: (owner: String, path: String)?
     var a2dp: A2DPLink? {
-        willSet { if let old = a2dp, old !== newValue { statistics.mediaPackets += old.statistics.packetsIn } }
+        willSet { if a2dp !== newValue { statistics = statistics.counting(a2dp: a2dp, sco: nil) } }
     }
     var sco: SCOLink? {
-        willSet {
-            if let old = sco, old !== newValue {
-                statistics.voicePacketsToServer += old.statistics.packetsOut
-                statistics.voicePacketsFromServer += old.statistics.packetsIn
-            }
-        }
+        willSet { if sco !== newValue { statistics = statistics.counting(a2dp: nil, sco: sco) } }
     }
     /// Counters of links that ended; those of open links are added when asked.
     var statistics = EmulatorStatistics()

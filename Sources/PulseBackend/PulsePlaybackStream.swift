@@ -92,6 +92,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     /// Plays what the resampler still holds, then waits until the server has played it all.
     func drain() async throws {
         if let converter {
+            self.converter = nil  // a flushed resampler takes no more input; the next write starts a fresh one
             let tail = try converter.resampler.flush()
             if !tail.isEmpty { try await write(AudioBuffer(format: format, samples: tail)) }
         }

@@ -39,7 +39,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
     @Option(help: "Commands to run, with waits: \"2s connect; 5s disconnect; 1s quit\".")
     var script: String?
 
-    @Option(help: "A folder to write what the speakers played into (voice.wav, media.wav) when the emulator ends.")
+    @Option(help: "A folder to write what the speakers played (the latest 10 minutes) into, as voice.wav and media.wav, when the emulator ends.")
     var speakerOut: String?
 
     func run() async throws {

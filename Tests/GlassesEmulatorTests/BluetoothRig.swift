@@ -41,11 +41,7 @@ final class BluetoothRig: @unchecked Sendable {
     /// Set-up, not an assertion: waits until PulseAudio lists the glasses' card (it waits up
     /// to 3 s for the second profile before making it).
     func waitForCard(present: Bool = true) throws {
-        for _ in 0..<200 {
-            let cards = try pulse.pactlChecked(["list", "cards", "short"])
-            if cards.contains(Self.cardName) == present { return }
-            usleep(50_000)
-        }
+        if try Poll.until({ try pulse.pactlChecked(["list", "cards", "short"]).contains(Self.cardName) == present }) { return }
         throw TestFailure("the card \(Self.cardName) did not \(present ? "appear" : "go away"); pulse log: \(pulse.log.suffix(1500))")
     }
 }
@@ -53,10 +49,7 @@ final class BluetoothRig: @unchecked Sendable {
 extension BluetoothRig {
     /// Set-up, not an assertion: waits until PulseAudio lists a sink or source of this name.
     func waitForEndpoint(_ name: String, kind: String = "sinks") throws {
-        for _ in 0..<200 {
-            if try pulse.pactlChecked(["list", "short", kind]).contains(name) { return }
-            usleep(50_000)
-        }
+        if try Poll.until({ try pulse.pactlChecked(["list", "short", kind]).contains(name) }) { return }
         throw TestFailure("\(name) did not appear; pulse log: \(pulse.log.suffix(1500))")
     }
 }

@@ -31,17 +31,13 @@ public final class DBusDaemon: @unchecked Sendable {
             "dbus-daemon", ["--config-file=\(directory.path("bus.conf"))", "--nofork", "--nopidfile", "--nosyslog"],
             logPath: directory.path("dbus.log"))
         self.pid = pid
-        // Set-up, not an assertion: poll until the bus answers (or give up after ~10 s).
-        for _ in 0..<200 {
-            if FileManager.default.fileExists(atPath: directory.path("bus")),
-                (try? Run.command("dbus-send", ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.GetId"]))?.status == 0
-            {
-                return
-            }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { self.pid = nil; break }
-            usleep(50_000)
-        }
+        var exited = false
+        let answers = Poll.until({
+            FileManager.default.fileExists(atPath: directory.path("bus"))
+                && (try? send(["--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.GetId"]))?.status == 0
+        }, giveUpIf: { exited = hasExited(pid); return exited })
+        if answers { return }
+        if exited { self.pid = nil }
         let log = (try? String(contentsOfFile: directory.path("dbus.log"), encoding: .utf8)) ?? ""
         stop()
         throw TestFailure("dbus-daemon did not start: \(log.suffix(800))")

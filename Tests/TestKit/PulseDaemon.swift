@@ -38,13 +38,9 @@ public final class PulseDaemon: SoundServer, @unchecked Sendable {
             "DBUS_SYSTEM_BUS_ADDRESS": systemBus ?? "unix:path=\(directory.path("no-system-bus"))",
         ], logPath: directory.path("pulse.log"))
         self.pid = pid
-        // Set-up, not an assertion: poll until the server answers (or give up after ~10 s).
-        for _ in 0..<200 {
-            if (try? pactl(["info"]))?.status == 0 { return }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { self.pid = nil; break }
-            usleep(50_000)
-        }
+        var exited = false
+        if Poll.until({ (try? pactl(["info"]))?.status == 0 }, giveUpIf: { exited = hasExited(pid); return exited }) { return }
+        if exited { self.pid = nil }
         let log = (try? String(contentsOfFile: directory.path("pulse.log"), encoding: .utf8)) ?? ""
         stop()
         throw TestFailure("pulseaudio did not start: \(log.suffix(800))")

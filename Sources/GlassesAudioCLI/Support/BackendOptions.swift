@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioBackend
+import AudioCore
 import Foundation
 import Simulator
 

@@ -45,7 +45,7 @@ extension RouteEngine {
                 reason: reason, previous: route(id, in: devicesBefore, endpointsBefore),
                 new: route(id, in: devices, endpoints))))
         case .endpointGone(let name, let direction):
-            goneEndpoints.insert("\(direction.rawValue):\(name)")
+            goneEndpoints[direction, default: []].insert(name)
             for id in sessions.map(\.id) {
                 guard let index = sessions.firstIndex(where: { $0.id == id }),
                     sessions[index].gate?.openedEndpoints.contains(where: { $0.name == name && $0.direction == direction })
@@ -55,10 +55,10 @@ extension RouteEngine {
             }
         case .defaultEndpointChanged(let name, let direction):
             let old = endpointsBefore.defaults[direction]
-            let followsNewEndpoint = freshEndpoints.contains("\(direction.rawValue):\(name)")
-            let replacesGoneEndpoint = old.map { goneEndpoints.contains("\(direction.rawValue):\($0)") } ?? false
-            freshEndpoints = freshEndpoints.filter { !$0.hasPrefix("\(direction.rawValue):") }
-            goneEndpoints = goneEndpoints.filter { !$0.hasPrefix("\(direction.rawValue):") }
+            let followsNewEndpoint = freshEndpoints[direction]?.contains(name) == true
+            let replacesGoneEndpoint = old.map { goneEndpoints[direction]?.contains($0) == true } ?? false
+            freshEndpoints[direction] = nil
+            goneEndpoints[direction] = nil
             if requestedDefaults[direction] == name {
                 requestedDefaults[direction] = nil
             } else if followsNewEndpoint {
@@ -84,7 +84,7 @@ extension RouteEngine {
             let current = autoSelector.activeDevice.flatMap { route($0, in: devices, endpoints) }
             out.append(.routeChanged(RouteChange(reason: .serverRestarted, previous: nil, new: current)))
         case .endpointAppeared(let endpoint):
-            freshEndpoints.insert("\(endpoint.direction.rawValue):\(endpoint.name)")
+            freshEndpoints[endpoint.direction, default: []].insert(endpoint.name)
         case .endpointStateChanged, .transportChanged:
             break
         }

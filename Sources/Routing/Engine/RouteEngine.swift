@@ -31,10 +31,10 @@ public struct RouteEngine: Sendable {
     var requestedDefaults: [EndpointDirection: String] = [:]
     /// Endpoints that appeared since the last default change: a server that makes a newly
     /// arrived endpoint its default follows the new device by itself; nobody overrode anything.
-    var freshEndpoints: Set<String> = []
+    var freshEndpoints: [EndpointDirection: Set<String>] = [:]
     /// Endpoints that went away since the last default change: when the default was one of
     /// them, the server had to choose another.
-    var goneEndpoints: Set<String> = []
+    var goneEndpoints: [EndpointDirection: Set<String>] = [:]
     /// Devices whose profile someone else chose: the resting profile is not forced back on them.
     var overridden: Set<DeviceIdentifier> = []
     var scheduledTick: Duration?

@@ -1,6 +1,4 @@
-public import AudioCore
-
-/// The simulated mic's signal: a mono recording at the device's voice rate, played once or
+/// A mic's signal (the simulated and the emulated glasses'): a mono recording at the rate the mic delivers, played once or
 /// looped. After a single play-through it delivers silence, like a quiet room.
 public struct MicFeed: Sendable {
     public enum Mode: String, Sendable, CaseIterable, Codable {
