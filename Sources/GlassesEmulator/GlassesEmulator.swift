@@ -68,6 +68,9 @@ public final class GlassesEmulator: Sendable {
     /// Whether the glasses are connected (on, unfolded, in range).
     public var isConnected: Bool { state.withLock { $0.connected } }
 
+    /// Whether a sound server has registered with "BlueZ" for media and with "oFono" for calls.
+    public var soundServerRegistered: Bool { state.withLock { $0.soundServer != nil && $0.agent != nil } }
+
     /// The glasses connect: Device1 says Connected, BlueZ configures the A2DP transport with
     /// the sound server's SBC endpoint, and then oFono announces the hands-free card. A2DP
     /// comes first, as with most headsets (the hands-free link needs its AT handshake), so a

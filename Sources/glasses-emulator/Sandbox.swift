@@ -74,8 +74,19 @@ final class Sandbox: @unchecked Sendable {
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // Children start with no signals blocked: Swift's threads block SIGTERM, and a
+        // dbus-daemon that inherited that mask would never stop.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw SandboxError("cannot run \(program): \(String(cString: strerror(result))) (scripts/bootstrap installs it)")
         }

@@ -12,7 +12,8 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         abstract: "Emulate Bluetooth glasses: a fake BlueZ and oFono that a real PulseAudio takes for an adapter with glasses.",
         discussion: """
             Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules, and prints \
-            the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, status, quit.
+            the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, status, \
+            wait server (until a sound server registered), quit.
             Example:
               glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses.wav
               PULSE_SERVER=<printed> glasses-audio monitor
@@ -79,7 +80,11 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             for await command in commands {
                 if command == "quit" { return }
                 do {
-                    try Self.perform(command, on: emulator)
+                    if command == "wait server" {
+                        try await Self.waitForSoundServer(emulator)
+                    } else {
+                        try Self.perform(command, on: emulator)
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                 }
@@ -103,6 +108,15 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         }
     }
 
+    /// Waits (up to 30 s) until a sound server has registered for media and calls.
+    static func waitForSoundServer(_ emulator: GlassesEmulator) async throws {
+        for _ in 0..<600 {
+            if emulator.soundServerRegistered { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw SandboxError("no sound server registered within 30 s; is PulseAudio running with module-bluez5-discover headset=ofono on this bus?")
+    }
+
     static func perform(_ command: String, on emulator: GlassesEmulator) throws {
         switch command {
         case "connect": try emulator.connect()
@@ -111,11 +125,12 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             let s = emulator.statistics
             print(
                 "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"); "
+                    + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
                     + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer)")
             fflush(nil)
         case "": break
-        default: throw ValidationError("unknown command \"\(command)\"; try connect, disconnect, status or quit")
+        default: throw ValidationError("unknown command \"\(command)\"; try connect, disconnect, status, wait server or quit")
         }
     }
 
@@ -154,9 +169,15 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
     }
 }
 
+// Exit codes as glasses-audio's: 0 ok, 1 runtime error, 2 usage error.
 do {
     let command = try GlassesEmulatorCommand.parse()
     try await command.run()
 } catch {
+    let code = GlassesEmulatorCommand.exitCode(for: error)
+    if code == .validationFailure {
+        FileHandle.standardError.write(Data((GlassesEmulatorCommand.fullMessage(for: error) + "\n").utf8))
+        exit(2)
+    }
     GlassesEmulatorCommand.exit(withError: error)
 }
