@@ -126,6 +126,7 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
+        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
@@ -146,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "GlassesEmulatorTests",
             dependencies: [
-                "GlassesEmulator", "PulseBackend", "RouteService", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "GlassesEmulator", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -22,11 +22,15 @@ public actor AssistantService {
         public var echoCancellation: Bool
         /// How long to wait for the route.
         public var routeWait: Duration
+        /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
+        /// answered), or `nil` to keep none.
+        public var historyDirectory: String?
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
-            routeWait: Duration = .seconds(10)
+            routeWait: Duration = .seconds(10), historyDirectory: String? = nil
         ) {
+            self.historyDirectory = historyDirectory
             self.assistant = assistant
             self.speech = speech
             self.echoCancellation = echoCancellation
@@ -225,9 +229,11 @@ public actor AssistantService {
     private func handOver(_ segment: CommandSegment) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
         let utterance = Utterance(audio: audio, wakeWord: wakeWord)
-        thinking = Task { [backend, commands] in
+        let kept = configuration.historyDirectory.map { CommandHistory(directory: $0) }
+        thinking = Task { [backend, commands, logger] in
             do {
                 let reply = try await backend.respond(to: utterance)
+                do { try kept?.keep(utterance, reply: reply) } catch { logger.warning("the command could not be kept: \(error)") }
                 commands.yield(.input(.reply(heard: reply.heard, answer: reply.answer)))
             } catch {
                 commands.yield(.input(.replyFailed("\(backend.name): \(error)")))

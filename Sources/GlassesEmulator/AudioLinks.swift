@@ -10,6 +10,7 @@ public final class EmulatedAudio: Sendable {
         var voiceSpeaker: [Float] = []
         var mediaSpeaker: [Float] = []
         var mediaFormat = (rate: 44100, channels: 2)
+        var echo: EchoPath?
     }
 
     private let state: Mutex<State>
@@ -22,14 +23,31 @@ public final class EmulatedAudio: Sendable {
         state.withLock { $0.mic = MicFeed(signal: voice, mode: loop ? .loop : .once) }
     }
 
-    func readMic(_ count: Int) -> [Float] { state.withLock { $0.mic.read(count) } }
+    func readMic(_ count: Int) -> [Float] {
+        state.withLock { state in
+            let mic = state.mic.read(count)
+            guard state.echo != nil else { return mic }
+            let echo = state.echo!.read(count)
+            return zip(mic, echo).map { $0 + $1 }
+        }
+    }
+
+    /// The acoustic path from the glasses' speaker to their mic, as on real glasses: what the
+    /// voice link plays comes back into the mic `gainDB` (negative: attenuated) and `delay`
+    /// later. `nil` turns it off.
+    public func setEchoPath(gainDB: Double?, delay: Duration = .milliseconds(20)) {
+        state.withLock { $0.echo = gainDB.map { EchoPath(gainDB: $0, delay: delay, rate: 8000) } }
+    }
 
     /// How much of each speaker recording is kept: the latest 10 minutes, so an emulator left
     /// running for hours does not grow without end (media at 44.1 kHz stereo is 1.3 GB an hour).
     public static let speakerSeconds = 600
 
     func appendVoiceSpeaker(_ samples: [Float]) {
-        state.withLock { Self.append(samples, to: &$0.voiceSpeaker, limit: Self.speakerSeconds * 8000) }
+        state.withLock {
+            Self.append(samples, to: &$0.voiceSpeaker, limit: Self.speakerSeconds * 8000)
+            $0.echo?.played(samples)
+        }
     }
 
     func appendMediaSpeaker(_ samples: [Float], rate: Int, channels: Int) {

@@ -1,9 +1,9 @@
 import CPocketSphinx
 import Foundation
 
-/// Recognises a small command grammar offline with pocketsphinx (Debian's
-/// `libpocketsphinx-dev` + `pocketsphinx-en-us`): a JSGF grammar, 16 kHz 16-bit audio in,
-/// the best matching phrase out, or `nil` when nothing in the grammar fits well enough.
+/// Recognises speech offline with pocketsphinx (Debian's `libpocketsphinx-dev` +
+/// `pocketsphinx-en-us`) against a JSGF grammar: 16 kHz 16-bit audio in, the best path's
+/// words out.
 final class GrammarRecognizer: @unchecked Sendable {
     private let decoder: OpaquePointer
     private let lock = NSLock()
@@ -16,7 +16,7 @@ final class GrammarRecognizer: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
             throw LocalAssistantError("no pocketsphinx model at \(Self.modelDirectory) (install pocketsphinx-en-us)")
         }
-        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-bestpath", "yes"]
+        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"]
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let config = cStrings.withUnsafeMutableBufferPointer { buffer in
@@ -25,29 +25,31 @@ final class GrammarRecognizer: @unchecked Sendable {
         guard let config else { throw LocalAssistantError("pocketsphinx refused its configuration") }
         defer { _ = cmd_ln_free_r(config) }
         guard let decoder = ps_init(config) else { throw LocalAssistantError("pocketsphinx could not load \(hmm)") }
-        guard ps_set_jsgf_string(decoder, "commands", grammar) == 0, ps_set_search(decoder, "commands") == 0 else {
+        guard ps_set_jsgf_string(decoder, Search.grammar.rawValue, grammar) == 0 else {
             _ = ps_free(decoder)
             throw LocalAssistantError("pocketsphinx rejected the command grammar")
         }
         self.decoder = decoder
     }
 
+    enum Search: String {
+        /// The JSGF command grammar.
+        case grammar
+    }
+
     deinit { _ = ps_free(decoder) }
 
-    /// The phrase heard, with its posterior probability (0...1).
-    func recognize(_ samples: [Int16]) -> (text: String, confidence: Double)? {
+    /// What one search heard, and its path score (log domain, per frame of 10 ms).
+    func recognize(_ samples: [Int16], in search: Search) -> (text: String, scorePerFrame: Double)? {
         lock.withLock {
-            guard ps_start_utt(decoder) == 0 else { return nil }
+            guard ps_set_search(decoder, search.rawValue) == 0, ps_start_utt(decoder) == 0 else { return nil }
             _ = samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
             _ = ps_end_utt(decoder)
             var score: Int32 = 0
             guard let hypothesis = ps_get_hyp(decoder, &score) else { return nil }
             let text = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { return nil }
-            let probability = ps_get_prob(decoder)
-            let logmath = ps_get_logmath(decoder)
-            let confidence = logmath.map { logmath_exp($0, probability) } ?? 0
-            return (text, confidence)
+            let frames = max(1, ps_get_n_frames(decoder))
+            return text.isEmpty ? nil : (text, Double(score) / Double(frames))
         }
     }
 }

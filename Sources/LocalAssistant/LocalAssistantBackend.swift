@@ -12,22 +12,42 @@ public final class LocalAssistantBackend: AssistantBackend {
     private let wakePhrase: String
     private let battery: @Sendable () -> Int?
     private let now: @Sendable () -> Date
-    /// Below this posterior the phrase is taken for something outside the grammar.
-    private let minimumConfidence: Double
 
-    /// The commands it knows, as a JSGF grammar.
-    static let grammar = """
-        #JSGF V1.0;
-        grammar commands;
-        public <command> = what time is it | what is the time | what's the time
-            | what is the date | what's the date | what day is it
-            | what is my battery | what's my battery | how much battery is left
-            | what is your name | what's your name | who are you
-            | stop | cancel;
+    /// The commands it knows, each with its phrasings.
+    static let commands: [Command: [String]] = [
+        .time: ["what time is it", "what is the time"],
+        .date: ["what is the date", "what day is it", "what is the date today"],
+        .battery: ["what is my battery", "how much battery is left", "what is the battery"],
+        .name: ["what is your name", "who are you"],
+        .stop: ["stop", "cancel", "never mind"],
+    ]
+
+    enum Command: CaseIterable { case time, date, battery, name, stop }
+
+    /// Words of everyday requests outside the grammar: speech that is not a command matches a
+    /// run of these better than any command, so it is not forced onto the nearest command.
+    static let otherWords = """
+        play music song turn off lights light kitchen please set timer minutes call send message open \
+        close door weather tomorrow tell joke news remind read email start navigation home work volume \
+        next previous pause resume take picture photo video record share find where nearest coffee \
+        restaurant living room bedroom thermostat degrees alarm morning weekend mom dad
         """
 
+    /// The JSGF grammar: one public rule, a command or a run of other words.
+    static let grammar: String = {
+        let phrases = Command.allCases.flatMap { commands[$0]! }.joined(separator: " | ")
+        let other = otherWords.split(separator: " ").joined(separator: " | ")
+        return """
+            #JSGF V1.0;
+            grammar commands;
+            public <utterance> = /20/ <command> | /1/ <other>+;
+            <command> = \(phrases);
+            <other> = \(other);
+            """
+    }()
+
     public init(
-        assistantName: String = "Glasses", wakePhrase: String = "hey glasses", minimumConfidence: Double = 0.2,
+        assistantName: String = "Glasses", wakePhrase: String = "hey glasses", 
         battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         recognizer = try GrammarRecognizer(grammar: Self.grammar)
@@ -35,34 +55,32 @@ public final class LocalAssistantBackend: AssistantBackend {
         self.wakePhrase = wakePhrase
         self.battery = battery
         self.now = now
-        self.minimumConfidence = minimumConfidence
     }
 
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
-        guard let (heard, confidence) = recognizer.recognize(pcm), confidence >= minimumConfidence else {
+        guard let heard = recognizer.recognize(pcm, in: .grammar)?.text else {
             return AssistantReply(heard: "", answer: "I didn't catch that.")
         }
-        return AssistantReply(heard: heard, answer: answer(to: heard))
+        guard let command = Self.command(heard) else { return AssistantReply(heard: heard, answer: "I didn't catch that.") }
+        return AssistantReply(heard: heard, answer: answer(to: command))
     }
 
-    /// The answer to a phrase of the grammar.
-    func answer(to phrase: String) -> String {
+    /// The command a phrase says, or `nil` for other words.
+    static func command(_ phrase: String) -> Command? {
+        Command.allCases.first { commands[$0]!.contains(phrase) }
+    }
+
+    /// The answer to a command, from what it asks.
+    func answer(to command: Command) -> String {
         let date = now()
-        switch phrase {
-        case "what time is it", "what is the time", "what's the time":
-            return "It is \(Self.format(date, "h:mm a"))."
-        case "what is the date", "what's the date", "what day is it":
-            return "Today is \(Self.format(date, "EEEE, MMMM d"))."
-        case "what is my battery", "what's my battery", "how much battery is left":
-            return battery().map { "Your glasses are at \($0) percent." } ?? "I can't read the battery of these glasses."
-        case "what is your name", "what's your name", "who are you":
-            return "I am \(assistantName). Say \(wakePhrase) to wake me."
-        case "stop", "cancel":
-            return ""
-        default:
-            return "I didn't catch that."
+        switch command {
+        case .time: return "It is \(Self.format(date, "h:mm a"))."
+        case .date: return "Today is \(Self.format(date, "EEEE, MMMM d"))."
+        case .battery: return battery().map { "Your glasses are at \($0) percent." } ?? "I can't read the battery of these glasses."
+        case .name: return "I am \(assistantName). Say \(wakePhrase) to wake me."
+        case .stop: return ""
         }
     }
 

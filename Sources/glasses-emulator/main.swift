@@ -15,7 +15,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, status, \
             wait server (until a sound server registered), quit.
             Example:
-              glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses.wav
+              glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses-what-time.wav --loop --echo-db -10
               PULSE_SERVER=<printed> glasses-audio monitor
             """)
 
@@ -33,6 +33,12 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     @Flag(help: "Play the mic file in a loop.")
     var loop = false
+
+    @Option(name: .customLong("echo-db"), help: "An acoustic echo path: what the speakers play over the voice link comes back into the mic at this level (dB, e.g. -10).")
+    var echoDB: Double?
+
+    @Option(name: .customLong("echo-delay"), help: "The echo path's delay, in milliseconds.")
+    var echoDelay: Double = 20
 
     @Flag(help: "Start with the glasses disconnected (folded).")
     var disconnected = false
@@ -52,6 +58,11 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         }
         let audio = EmulatedAudio()
         if let mic { try audio.setMic(try AudioFileReader.read(mic), loop: loop) }
+        if let echoDB {
+            guard echoDB.isFinite, (-60...20).contains(echoDB) else { throw ValidationError("--echo-db must be within -60...20 dB") }
+            guard echoDelay.isFinite, (0...1000).contains(echoDelay) else { throw ValidationError("--echo-delay must be within 0...1000 ms") }
+            audio.setEchoPath(gainDB: echoDB, delay: .microseconds(Int64(echoDelay * 1000)))
+        }
 
         var sandbox: Sandbox?
         let busAddress: String

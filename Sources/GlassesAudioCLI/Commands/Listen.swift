@@ -42,6 +42,9 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "Voice of the replies (an espeak-ng voice).")
     var voice: String = "en-us"
 
+    @Option(help: "Keep each command here: Ogg Opus audio and a JSON file of what was heard and answered.")
+    var history: String?
+
     @Option(help: "Stop after this many seconds (default: until Ctrl-C, or one round trip with --once).")
     var seconds: Double?
 
@@ -80,7 +83,7 @@ struct Listen: AsyncParsableCommand {
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
                 assistant: .init(policy: policy, once: once), speech: SpeechSettings(voice: voice),
-                echoCancellation: !noEchoCancel),
+                echoCancellation: !noEchoCancel, historyDirectory: history),
             clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: { try VoicePipeline(wakeModels: models, wake: wakeConfiguration) })
         let events = await assistant.events()

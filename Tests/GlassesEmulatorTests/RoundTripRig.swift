@@ -1,0 +1,61 @@
+import Assistant
+import AssistantService
+import AudioCore
+import Foundation
+import LocalAssistant
+import Logging
+import RouteService
+import Routing
+import Speech
+import Voice
+import VoiceTraining
+
+/// What the round-trip tests share: the wake model, the spoken request, and an assistant
+/// wired to a route service.
+enum RoundTripRig {
+    /// "hey glasses" templates (DTW only: training the classifier takes too long for a test).
+    static let heyGlasses: WakeWordModel = {
+        let directory = NSTemporaryDirectory() + "roundtrip-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let builder = WakeWordTemplateBuilder(voices: WakeWordTemplateBuilder.defaultVoices, cacheDirectory: directory, classifierTrainer: nil)
+        return try! builder.model(for: "hey glasses")
+    }()
+
+    /// The glasses' mic: 1.5 s of quiet, "hey glasses. what time is it", 3 s of quiet, at `rate`.
+    static func request(_ text: String = "hey glasses. what time is it", rate: Int) throws -> AudioBuffer {
+        let speech = try EspeakSynthesizer.synthesize(text, voice: EspeakVoice(name: "en-us", variant: "m3"))
+        let resampled = try Resampler.resample(speech, to: rate)
+        let quiet = [Float](repeating: 0, count: rate * 3 / 2)
+        return AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: quiet + resampled.samples.map { $0 * 0.7 } + quiet + quiet)
+    }
+
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    static func assistant(_ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true) throws -> AssistantService {
+        let backend = try LocalAssistantBackend(battery: { 80 })
+        let model = heyGlasses
+        return AssistantService(
+            routes: routes, backend: backend, synthesizer: EspeakSpeech(),
+            configuration: .init(assistant: .init(policy: policy, once: once), historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
+            clock: routes.clock, logger: quiet,
+            pipeline: { try VoicePipeline(wakeModels: [model]) })
+    }
+
+    /// Runs the assistant until it finishes (or `limit` passes, a hang guard), returning its events.
+    static func run(_ assistant: AssistantService, skipWake: Bool = false, limit: Duration = .seconds(90)) async -> [AssistantEvent] {
+        let events = await assistant.events()
+        let guardTask = Task { try await Task.sleep(for: limit); assistant.stop() }
+        defer { guardTask.cancel() }
+        assistant.trigger(skipWake: skipWake)
+        async let loop: Void = assistant.run()
+        var seen: [AssistantEvent] = []
+        for await event in events { seen.append(event) }
+        await loop
+        return seen
+    }
+}
+
+extension [AssistantEvent] {
+    var types: [AssistantEvent.Kind] { map(\.type) }
+    func first(_ kind: AssistantEvent.Kind) -> AssistantEvent? { first { $0.type == kind } }
+}

@@ -1,0 +1,119 @@
+import Assistant
+import AssistantService
+import AudioBackend
+import AudioCore
+import DeviceProfiles
+import Foundation
+import GlassesEmulator
+import PulseBackend
+import RouteService
+import Routing
+import Simulator
+import Testing
+import TestKit
+import Voice
+
+/// The voice round trip, live: the glasses' mic says the wake phrase and a command; the reply
+/// is heard at their speaker. On the simulated glasses and on a real PulseAudio with the
+/// emulated Bluetooth glasses.
+@Suite("The voice round trip", .serialized)
+struct RoundTripTests {
+    func simulated() throws -> (SimulatedBackend, DeviceIdentifier, Task<Void, Never>) {
+        let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ?? "profiles")
+        let backend = SimulatedBackend()
+        let mic = try RoundTripRig.request(rate: 16000)
+        let id = backend.pair(try #require(library.profile(id: "ray-ban-meta-gen-2")), mic: MicFeed(signal: mic, mode: .once))
+        for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try backend.control(id, control) }
+        return (backend, id, Task { await SimulationDriver(backend: backend).run() })
+    }
+
+    /// The reply's speech in a speaker recording: where the VAD finds speech, in seconds.
+    func speech(in played: AudioBuffer) throws -> [(start: Double, end: Double)] {
+        let events = try VoicePipeline().events(in: played)
+        var segments: [(Double, Double)] = []
+        var open: Double?
+        for event in events {
+            if case .speechStarted(let time) = event { open = time }
+            if case .speechEnded(let time) = event, let start = open { segments.append((start, time)); open = nil }
+        }
+        if let open { segments.append((open, played.duration)) }
+        return segments
+    }
+
+    @Test("simulated glasses: wake, command, the local backend's answer spoken at the speaker after ready, A2DP restored")
+    func onSimulatedGlasses() async throws {
+        let (backend, id, driver) = try simulated()
+        defer { driver.cancel() }
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        let assistant = try RoundTripRig.assistant(routes)
+        let events = await RoundTripRig.run(assistant)
+        await routes.finish()
+        let kinds = events.types
+        #expect(kinds.firstIndex(of: .routeReady)! < kinds.firstIndex(of: .wake)!, "\(kinds)")
+        #expect(Array(kinds.drop { $0 != .wake }.filter { [.commandCaptured, .transcript, .replyStarted, .replyFinished, .routeReleased].contains($0) })
+            == [.commandCaptured, .transcript, .replyStarted, .replyFinished, .routeReleased], "\(kinds)")
+        #expect(events.first(.transcript)?.text == "what time is it", "\(events.map { "\($0.type) \($0.text ?? "") \($0.duration ?? 0)" })")
+        let reply = try #require(events.first(.replyStarted)?.text)
+        #expect(reply.hasPrefix("It is "))
+        let played = try #require(backend.speakerRecording(id))
+        let segments = try speech(in: played)
+        #expect(!segments.isEmpty, "no speech at the speaker")
+        let spoken = (segments.last!.end - segments.first!.start)
+        #expect(spoken > 0.6 && spoken < 3, "a reply of \(reply.count) characters lasted \(spoken) s")
+        #expect(backend.glasses(id)?.activeProfile == .media, "A2DP is restored")
+    }
+
+    @Test("real PulseAudio + emulated glasses: the reply decodes at the glasses' speaker; no stream of ours is left")
+    func onEmulatedGlasses() async throws {
+        let rig = try await BluetoothRig()
+        defer { rig.close() }
+        try rig.emulator.audio.setMic(try RoundTripRig.request(rate: 8000), loop: false)
+        try rig.waitForCard()
+        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        // The mic plays from the moment the voice link opens: start at once.
+        rig.emulator.audio.clearSpeakers()
+        let events = await RoundTripRig.run(try RoundTripRig.assistant(routes))
+        await routes.finish()
+        await backend.shutdown()
+        #expect(events.first(.transcript)?.text == "what time is it", "\(events.map { "\($0.type) \($0.text ?? "") \($0.score ?? 0)" })")
+        let played = rig.emulator.audio.voiceSpeaker()
+        let segments = try speech(in: played)
+        #expect(!segments.isEmpty, "no speech decoded at the emulated speaker")
+        #expect(try rig.pulse.pactlChecked(["list", "short", "source-outputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(try rig.pulse.pactlChecked(["list", "short", "sink-inputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(try rig.pulse.pactlChecked(["list", "cards"]).contains("Active Profile: a2dp_sink"), "A2DP restored")
+    }
+
+    @Test("a fold in the middle of the command ends the round trip with deviceNotConnected and releases every stream")
+    func foldMidCommand() async throws {
+        let rig = try await BluetoothRig()
+        defer { rig.close() }
+        try rig.emulator.audio.setMic(try RoundTripRig.request("hey glasses. what is the date today and what is the weather", rate: 8000), loop: false)
+        try rig.waitForCard()
+        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        let assistant = try RoundTripRig.assistant(routes)
+        let events = await assistant.events()
+        let guardTask = Task { try await Task.sleep(for: .seconds(90)); assistant.stop() }  // a hang guard
+        defer { guardTask.cancel() }
+        assistant.trigger()
+        async let loop: Void = assistant.run()
+        var seen: [AssistantEvent] = []
+        for await event in events {
+            seen.append(event)
+            if event.type == .wake { try rig.emulator.disconnect() }
+        }
+        await loop
+        await routes.finish()
+        await backend.shutdown()
+        let error = try #require(seen.first(.error)?.text, "\(seen.types)")
+        #expect(error.contains("Device not connected"), "\(error)")
+        #expect(!seen.types.contains(.replyStarted))
+        #expect(try rig.pulse.pactlChecked(["list", "short", "source-outputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(try rig.pulse.pactlChecked(["list", "short", "sink-inputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+}

@@ -1,0 +1,61 @@
+import Assistant
+import AudioCore
+import Foundation
+import LocalAssistant
+import Speech
+import Testing
+
+/// The offline backend on synthesised speech: what it hears, what it answers.
+@Suite("Local assistant backend (pocketsphinx grammar)", .serialized)
+struct LocalAssistantBackendTests {
+    static let noon = Date(timeIntervalSince1970: 1_795_000_000)  // a fixed clock
+
+    func utterance(_ text: String, voice: EspeakVoice = EspeakVoice()) throws -> Utterance {
+        let speech = try EspeakSynthesizer.synthesize(text, voice: voice)
+        let silence = [Float](repeating: 0, count: 4000)
+        let audio = try Resampler.resample(speech, to: 16000)
+        return Utterance(audio: AudioBuffer(format: audio.format, samples: silence + audio.samples + silence), wakeWord: "hey glasses")
+    }
+
+    func backend() throws -> LocalAssistantBackend {
+        try LocalAssistantBackend(battery: { 64 }, now: { Self.noon })
+    }
+
+    @Test("each command of the grammar is heard and answered from what it asks", arguments: [
+        ("what time is it", "It is "), ("what is the date", "Today is "), ("what is my battery", "Your glasses are at 64 percent."),
+        ("what is your name", "I am Glasses. Say hey glasses to wake me."),
+    ])
+    func commands(phrase: String, answer: String) async throws {
+        let b = try backend()
+        let reply = try await b.respond(to: try utterance(phrase))
+        #expect(reply.heard == phrase)
+        #expect(reply.answer.hasPrefix(answer), "\(reply.answer)")
+    }
+
+    @Test("stop says nothing")
+    func stop() async throws {
+        let reply = try await backend().respond(to: try utterance("stop"))
+        #expect(reply.heard == "stop")
+        #expect(reply.answer.isEmpty)
+    }
+
+    @Test("other voices are heard too", arguments: ["m3", "f2", "klatt"])
+    func otherVoices(variant: String) async throws {
+        let reply = try await backend().respond(to: try utterance("what time is it", voice: EspeakVoice(name: "en-us", variant: variant)))
+        #expect(reply.heard == "what time is it")
+    }
+
+    @Test("speech outside the grammar gets \"I didn't catch that\", not a canned answer",
+          arguments: ["play some music by the beatles", "turn on the kitchen lights please", "what is the weather tomorrow", "set a timer for ten minutes"])
+    func outsideGrammar(phrase: String) async throws {
+        let b = try backend()
+        let reply = try await b.respond(to: try utterance(phrase))
+        #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
+    }
+
+    @Test("silence gets \"I didn't catch that\"")
+    func silence() async throws {
+        let quiet = Utterance(audio: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [Float](repeating: 0, count: 16000)), wakeWord: "x")
+        #expect(try await backend().respond(to: quiet).answer == "I didn't catch that.")
+    }
+}
