@@ -8,9 +8,13 @@ public struct Utterance: Sendable {
     /// The wake phrase that started it ("trigger" for push-to-talk).
     public var wakeWord: String
     public var capturedAt: Date
+    /// The rate the mic's link carries (8000 for CVSD, 16000 for mSBC), when known: audio
+    /// resampled up from 8 kHz has nothing above 4 kHz.
+    public var linkRate: Int?
 
-    public init(audio: AudioBuffer, wakeWord: String, capturedAt: Date = Date()) {
+    public init(audio: AudioBuffer, wakeWord: String, capturedAt: Date = Date(), linkRate: Int? = nil) {
         self.audio = audio
+        self.linkRate = linkRate
         self.wakeWord = wakeWord
         self.capturedAt = capturedAt
     }

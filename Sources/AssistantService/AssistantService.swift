@@ -63,6 +63,7 @@ public actor AssistantService {
     private var echo: EchoCanceller?
     private var history = CaptureHistory()
     private var wakeWord = "trigger"
+    private var linkRate: Int?
     private var opening: Task<Void, Never>?
     private var reader: Task<Void, Never>?
     private var thinking: Task<Void, Never>?
@@ -169,6 +170,7 @@ public actor AssistantService {
 
     private func routeOpened(_ ready: ReadySession, _ frames: AsyncThrowingStream<AudioFrame, any Error>) {
         session = ready.id
+        linkRate = ready.route.source?.sampleRate
         do {
             pipeline = try makePipeline()
         } catch {
@@ -228,7 +230,7 @@ public actor AssistantService {
 
     private func handOver(_ segment: CommandSegment) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
-        let utterance = Utterance(audio: audio, wakeWord: wakeWord)
+        let utterance = Utterance(audio: audio, wakeWord: wakeWord, linkRate: linkRate)
         let kept = configuration.historyDirectory.map { CommandHistory(directory: $0) }
         thinking = Task { [backend, commands, logger] in
             do {

@@ -17,6 +17,7 @@ final class GrammarRecognizer: @unchecked Sendable {
             throw LocalAssistantError("no pocketsphinx model at \(Self.modelDirectory) (install pocketsphinx-en-us)")
         }
         let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"]
+
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let config = cStrings.withUnsafeMutableBufferPointer { buffer in

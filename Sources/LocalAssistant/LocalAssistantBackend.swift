@@ -8,6 +8,7 @@ import Foundation
 public final class LocalAssistantBackend: AssistantBackend {
     public let name = "local"
     private let recognizer: GrammarRecognizer
+    private let narrowbandRecognizer: GrammarRecognizer
     private let assistantName: String
     private let wakePhrase: String
     private let battery: @Sendable () -> Int?
@@ -33,24 +34,25 @@ public final class LocalAssistantBackend: AssistantBackend {
         restaurant living room bedroom thermostat degrees alarm morning weekend mom dad
         """
 
-    /// The JSGF grammar: one public rule, a command or a run of other words.
-    static let grammar: String = {
+    /// The JSGF grammar: one public rule, a command or (`withOtherWords`) a run of other words.
+    static func grammar(withOtherWords: Bool) -> String {
         let phrases = Command.allCases.flatMap { commands[$0]! }.joined(separator: " | ")
         let other = otherWords.split(separator: " ").joined(separator: " | ")
         return """
             #JSGF V1.0;
             grammar commands;
-            public <utterance> = /20/ <command> | /1/ <other>+;
+            public <utterance> = \(withOtherWords ? "/200/ <command> | /1/ <other>+" : "<command>");
             <command> = \(phrases);
             <other> = \(other);
             """
-    }()
+    }
 
     public init(
         assistantName: String = "Glasses", wakePhrase: String = "hey glasses", 
         battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        recognizer = try GrammarRecognizer(grammar: Self.grammar)
+        recognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: true))
+        narrowbandRecognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: false))
         self.assistantName = assistantName
         self.wakePhrase = wakePhrase
         self.battery = battery
@@ -58,6 +60,11 @@ public final class LocalAssistantBackend: AssistantBackend {
     }
 
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
+        // A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
+        // expects: every path scores so much worse that the other-words branch wins even for a
+        // command, so narrowband speech is matched to the commands alone (known limit: it cannot
+        // tell speech outside the grammar from the nearest command).
+        let recognizer = (utterance.linkRate ?? 16000) < 16000 ? narrowbandRecognizer : recognizer
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
         guard let heard = recognizer.recognize(pcm, in: .grammar)?.text else {

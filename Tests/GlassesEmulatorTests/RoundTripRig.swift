@@ -1,6 +1,7 @@
 import Assistant
 import AssistantService
 import AudioCore
+import DeviceProfiles
 import Foundation
 import LocalAssistant
 import Logging
@@ -21,9 +22,15 @@ enum RoundTripRig {
         return try! builder.model(for: "hey glasses")
     }()
 
-    /// The glasses' mic: 1.5 s of quiet, "hey glasses. what time is it", 3 s of quiet, at `rate`.
-    static func request(_ text: String = "hey glasses. what time is it", rate: Int) throws -> AudioBuffer {
-        let speech = try EspeakSynthesizer.synthesize(text, voice: EspeakVoice(name: "en-us", variant: "m3"))
+    /// The shipped request (the main job's): "hey glasses. what time is it" between pauses.
+    static func sample(rate: Int) throws -> AudioBuffer {
+        let path = (ResourceLocator.find("samples") ?? "samples") + "/hey-glasses-what-time.wav"
+        return try Resampler.resample(try AudioFileReader.read(path), to: rate)
+    }
+
+    /// The glasses' mic: 1.5 s of quiet, `text`, 3 s of quiet, at `rate`.
+    static func request(_ text: String, rate: Int) throws -> AudioBuffer {
+        let speech = try EspeakSynthesizer.synthesize(text, voice: EspeakVoice(name: "en-us"))
         let resampled = try Resampler.resample(speech, to: rate)
         let quiet = [Float](repeating: 0, count: rate * 3 / 2)
         return AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: quiet + resampled.samples.map { $0 * 0.7 } + quiet + quiet)

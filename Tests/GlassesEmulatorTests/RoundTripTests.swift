@@ -21,7 +21,7 @@ struct RoundTripTests {
     func simulated() throws -> (SimulatedBackend, DeviceIdentifier, Task<Void, Never>) {
         let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ?? "profiles")
         let backend = SimulatedBackend()
-        let mic = try RoundTripRig.request(rate: 16000)
+        let mic = try RoundTripRig.sample(rate: 16000)
         let id = backend.pair(try #require(library.profile(id: "ray-ban-meta-gen-2")), mic: MicFeed(signal: mic, mode: .once))
         for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try backend.control(id, control) }
         return (backend, id, Task { await SimulationDriver(backend: backend).run() })
@@ -68,7 +68,7 @@ struct RoundTripTests {
     func onEmulatedGlasses() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try rig.emulator.audio.setMic(try RoundTripRig.request(rate: 8000), loop: false)
+        try rig.emulator.audio.setMic(try RoundTripRig.sample(rate: 8000), loop: false)
         try rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
