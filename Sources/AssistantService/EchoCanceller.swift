@@ -7,20 +7,32 @@ import CSpeexDSP
 final class EchoCanceller {
     static let frameSize = 160
     private let state: OpaquePointer
+    private let preprocess: OpaquePointer
+    /// How long after it is written the speaker plays a sample (the sound server's buffer and
+    /// the link): a reply's reference starts this late.
+    let playbackLatency: Int
     private var reference: [Int16] = []
     private var pendingMic: [Int16] = []
 
-    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500)) {
+    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .milliseconds(200)) {
         let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
         state = speex_echo_state_init(Int32(Self.frameSize), taps)
         var rate = Int32(sampleRate)
         speex_echo_ctl(state, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
+        // The preprocessor's residual echo suppression takes out what the filter leaves.
+        preprocess = speex_preprocess_state_init(Int32(Self.frameSize), Int32(sampleRate))
+        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(state))
+        self.playbackLatency = sampleRate * Int(playbackLatency / .milliseconds(1)) / 1000
     }
 
-    deinit { speex_echo_state_destroy(state) }
+    deinit {
+        speex_preprocess_state_destroy(preprocess)
+        speex_echo_state_destroy(state)
+    }
 
-    /// What the speaker is about to play.
+    /// What the speaker is about to play (written to its stream now).
     func played(_ samples: [Float]) {
+        if reference.isEmpty { reference = [Int16](repeating: 0, count: playbackLatency) }
         reference += samples.map(Self.pcm)
         let limit = 16000 * 5
         if reference.count > limit { reference.removeFirst(reference.count - limit) }
@@ -45,6 +57,7 @@ final class EchoCanceller {
             frame.withUnsafeBufferPointer { micPointer in
                 speex_echo_cancellation(state, micPointer.baseAddress, played, &cleaned)
             }
+            speex_preprocess_run(preprocess, &cleaned)
             output += cleaned.map { Float($0) / 32768 }
         }
         return output

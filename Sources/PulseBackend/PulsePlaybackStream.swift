@@ -39,6 +39,12 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
         self.format = format
     }
 
+    /// How much audio the server holds ahead of the speaker: short, so a reply starts soon after
+    /// its first chunk and an echo canceller's reference stays close to what is heard. Audio is
+    /// handed over from the mainloop thread, so a short buffer does not underrun when Swift's
+    /// threads are busy.
+    static let targetLatencyMilliseconds = 200
+
     /// Connects a playback stream to `sink` (the default sink when `nil`) and returns once it
     /// is ready.
     static func open(context: PulseContext, sink: String?, format: PCMFormat) async throws -> PulsePlaybackStream {
@@ -57,7 +63,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
             }, box)
             let bytesPerMillisecond = format.sampleRate * format.bytesPerFrame / 1000
             var attributes = pa_buffer_attr(
-                maxlength: UInt32.max, tlength: UInt32(1000 * bytesPerMillisecond), prebuf: UInt32.max,
+                maxlength: UInt32.max, tlength: UInt32(Self.targetLatencyMilliseconds * bytesPerMillisecond), prebuf: UInt32.max,
                 minreq: UInt32(100 * bytesPerMillisecond), fragsize: UInt32.max)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
             if pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) < 0 {

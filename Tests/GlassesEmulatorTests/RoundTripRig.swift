@@ -40,7 +40,7 @@ enum RoundTripRig {
 
     static func assistant(_ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true) throws -> AssistantService {
         let backend = try LocalAssistantBackend(battery: { 80 })
-        let model = heyGlasses
+        let model = heyGlasses  // built now, before any audio flows
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(assistant: .init(policy: policy, once: once), historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),

@@ -50,7 +50,9 @@ struct RoundTripTests {
         let events = await RoundTripRig.run(assistant)
         await routes.finish()
         let kinds = events.types
-        #expect(kinds.firstIndex(of: .routeReady)! < kinds.firstIndex(of: .wake)!, "\(kinds)")
+        let ready = try #require(kinds.firstIndex(of: .routeReady), "\(kinds)")
+        let wake = try #require(kinds.firstIndex(of: .wake), "\(kinds)")
+        #expect(ready < wake)
         #expect(Array(kinds.drop { $0 != .wake }.filter { [.commandCaptured, .transcript, .replyStarted, .replyFinished, .routeReleased].contains($0) })
             == [.commandCaptured, .transcript, .replyStarted, .replyFinished, .routeReleased], "\(kinds)")
         #expect(events.first(.transcript)?.text == "what time is it", "\(events.map { "\($0.type) \($0.text ?? "") \($0.duration ?? 0)" })")
@@ -115,5 +117,60 @@ struct RoundTripTests {
         #expect(!seen.types.contains(.replyStarted))
         #expect(try rig.pulse.pactlChecked(["list", "short", "source-outputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         #expect(try rig.pulse.pactlChecked(["list", "short", "sink-inputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+}
+
+/// The glasses' speaker sits next to their mic: the reply comes back into it.
+@Suite("Echo and barge-in on the emulated glasses", .serialized)
+struct EchoAndBargeInTests {
+    /// Runs a voiceFirst assistant on the emulated glasses with an echo path until `stopAfter`
+    /// replies have finished; returns the events.
+    func run(mic: AudioBuffer, echoDB: Double, stopAfter replies: Int) async throws -> [AssistantEvent] {
+        let rig = try await BluetoothRig()
+        defer { rig.close() }
+        try rig.emulator.audio.setMic(mic, loop: false)
+        rig.emulator.audio.setEchoPath(gainDB: echoDB, delay: .milliseconds(30))
+        try rig.waitForCard()
+        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        let assistant = try RoundTripRig.assistant(routes, policy: .voiceFirst, once: false)
+        let events = await assistant.events()
+        let guardTask = Task { try await Task.sleep(for: .seconds(90)); assistant.stop() }  // a hang guard
+        defer { guardTask.cancel() }
+        assistant.trigger()
+        async let loop: Void = assistant.run()
+        var seen: [AssistantEvent] = []
+        for await event in events {
+            seen.append(event)
+            if seen.filter({ $0.type == .replyFinished }).count >= replies { assistant.stop() }
+        }
+        await loop
+        await routes.finish()
+        await backend.shutdown()
+        return seen
+    }
+
+    @Test("a reply that says the wake phrase, loud at the mic, does not wake the assistant")
+    func noSelfTrigger() async throws {
+        let mic = try RoundTripRig.request("hey glasses. what is your name", rate: 8000)
+        let events = try await run(mic: mic, echoDB: -6, stopAfter: 1)
+        let reply = try #require(events.first(.replyStarted)?.text, "\(events.types)")
+        #expect(reply.contains("hey glasses"))
+        #expect(events.filter { $0.type == .wake }.count == 1, "\(events.types)")
+        #expect(!events.types.contains(.bargeIn), "\(events.types)")
+    }
+
+    @Test("the wake phrase said over the reply stops it and captures a new command")
+    func bargeIn() async throws {
+        let first = try RoundTripRig.request("hey glasses. what is your name", rate: 8000)
+        let second = try RoundTripRig.request("hey glasses. what time is it", rate: 8000)
+        // The second request starts about a second after the first command ends: mid-reply.
+        let firstPart = first.samples.prefix(first.samples.count - 8000 * 3)
+        let mic = AudioBuffer(format: first.format, samples: Array(firstPart) + Array(second.samples.dropFirst(8000 / 2)))
+        let events = try await run(mic: mic, echoDB: -6, stopAfter: 2)
+        #expect(events.types.contains(.bargeIn), "\(events.types)")
+        let heard = events.filter { $0.type == .transcript }.compactMap(\.text)
+        #expect(heard.last == "what time is it", "\(heard)")
     }
 }
