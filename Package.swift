@@ -36,6 +36,7 @@ let package = Package(
         shim("CSoxr", pkgConfig: "soxr", apt: ["libsoxr-dev"]),
         shim("CFFTW", pkgConfig: "fftw3f", apt: ["libfftw3-dev"]),
         shim("CSBC", pkgConfig: "sbc", apt: ["libsbc-dev"]),
+        shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
 
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
@@ -127,5 +128,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
+
+        // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
+        .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
+        .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
+        .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord"], swiftSettings: strict),
+        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+import TestKit
+
+/// pyopen-wakeword's output on WAV files, from `scripts/openwakeword-reference` (a pip-installed
+/// venv under .build-venv). Skips the test, saying why, when that venv cannot be made.
+struct PythonReference: Decodable {
+    var file: String
+    var embeddings: [[Float]]
+    var scores: [Float]
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    static func run(_ files: [String], head: String?) throws -> [PythonReference] {
+        let script = root + "/scripts/openwakeword-reference"
+        let output = try Run.command(script, (head.map { ["--head", $0] } ?? []) + files)
+        if output.status == 77 { try Test.cancel("no Python reference: \(output.stderr.trimmingCharacters(in: .whitespacesAndNewlines))") }
+        guard output.status == 0 else { throw TestFailure("\(script) failed (\(output.status)): \(output.stderr)") }
+        return try output.stdout.split(separator: "\n").map { try JSONDecoder().decode(PythonReference.self, from: Data($0.utf8)) }
+    }
+}
