@@ -42,8 +42,8 @@ let package = Package(
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
-        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore"], swiftSettings: strict),
-        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore"], swiftSettings: strict),
+        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
+        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
             dependencies: ["Routing", .product(name: "Yams", package: "Yams")],
@@ -77,6 +77,7 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
+                "OpenWakeWord",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,7 +2,7 @@ public import Voice
 
 /// The openWakeWord engine behind ``WakeWordScorer``: the feature front end and one head per
 /// phrase; a phrase is heard when its probability reaches `1 − sensitivity`, then not again for
-/// ``refractorySeconds``.
+/// ``refractorySeconds`` (``WakeDecision``).
 public final class NeuralWakeWordScorer: WakeWordScorer {
     /// One phrase: its name and its classifier.
     public struct Phrase {
@@ -19,7 +19,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     public let threshold: Float
     private let features: OpenWakeWordFeatures
     private let phrases: [Phrase]
-    private var lastDetection: [Double?]
+    private var decisions: [WakeDecision]
     /// Every score so far, per phrase (for evaluation; off by default).
     public var recordsScores = false
     public private(set) var scores: [[(time: Double, score: Float)]]
@@ -30,7 +30,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         self.features = features
         self.phrases = phrases
         threshold = Float(1 - configuration.sensitivity)
-        lastDetection = phrases.map { _ in nil }
+        decisions = phrases.map { _ in WakeDecision(threshold: Float(1 - configuration.sensitivity), refractorySeconds: Self.refractorySeconds) }
         scores = phrases.map { _ in [] }
     }
 
@@ -74,9 +74,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
             for (index, phrase) in phrases.enumerated() {
                 let score = (try? phrase.head.score(embedding.values)) ?? 0
                 if recordsScores { scores[index].append((embedding.time, score)) }
-                guard score >= threshold else { continue }
-                if let last = lastDetection[index], embedding.time - last < Self.refractorySeconds { continue }
-                lastDetection[index] = embedding.time
+                guard decisions[index].step(time: embedding.time, score: score) else { continue }
                 let window = Double(phrase.head.windowCount) * Double(OpenWakeWordFeatures.hopSamples) / Double(OpenWakeWordFeatures.sampleRate)
                 detections.append(WakeWordDetection(
                     keyword: phrase.keyword, time: embedding.time, start: max(0, embedding.time - window),

@@ -36,7 +36,7 @@ public struct TFLiteGraph: Sendable {
         var operations: [Operation]
     }
 
-    /// The file name used in messages.
+    /// The file's path as given (or the name given for bytes), used in messages.
     public let file: String
     public let inputs: [TensorDescription]
     public let outputs: [TensorDescription]
@@ -44,7 +44,6 @@ public struct TFLiteGraph: Sendable {
 
     /// Loads the model at `path`.
     public init(contentsOf path: String) throws(TFLiteGraphError) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let handle = fopen(path, "rb") else {
             throw TFLiteGraphError(file: path, problem: .unreadable(String(cString: strerror(errno))))
         }
@@ -57,7 +56,7 @@ public struct TFLiteGraph: Sendable {
             if read < chunk.count { break }
         }
         if ferror(handle) != 0 { throw TFLiteGraphError(file: path, problem: .unreadable("read error")) }
-        try self.init(bytes: bytes, name: name)
+        try self.init(bytes: bytes, name: path)
     }
 
     /// Loads a model from memory; `name` stands for the file in messages.

@@ -2,6 +2,7 @@ import Foundation
 import AudioCore
 import Voice
 import VoiceTraining
+import OpenWakeWord
 
 /// Measuring tool for the voice stage (the same library calls `glasses-audio vad|wake|endpoint|eval` make).
 @main
@@ -12,6 +13,8 @@ struct VoiceEval {
                voice-eval endpoint --keyword TEXT [--sensitivity S] [--enroll DIR] [--json] FILE...
                voice-eval eval --corpus DIR [--keyword TEXT] [--no-enroll] [--vad-only] [--json]
                                [--vad-on P] [--vad-off P] [--onset FRAMES] [--hangover FRAMES]
+               voice-eval wake|eval --engine neural [--model FILE.tflite] ... (openWakeWord head; default:
+                               the installed head named after --keyword, e.g. hey_jarvis.tflite)
                voice-eval vad-features --corpus DIR --out FILE
         """
 
@@ -35,6 +38,8 @@ struct VoiceEval {
                 guard let number = Double(value()) else { fail("--sensitivity takes a number") }
                 options.sensitivity = number
             case "--enroll": options.enroll = value()
+            case "--engine": options.engine = value()
+            case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
@@ -64,7 +69,14 @@ struct VoiceEval {
             } catch {
                 fail("\(error)")
             }
-            if command == "wake" {
+            if options.engine == "neural" {
+                guard command == "wake" else { fail("endpoint runs the dtw engine only") }
+                let heads = neuralHeads(options)
+                perFile(files, options) { path in
+                    try VoiceFileAnalysis.wake(
+                        path: path, scorer: try NeuralWakeWordScorer(headFiles: heads, configuration: configuration))
+                }
+            } else if command == "wake" {
                 perFile(files, options) { path in
                     try VoiceFileAnalysis.wake(path: path, models: models, configuration: configuration)
                 }
@@ -112,6 +124,39 @@ struct VoiceEval {
         /// Overrides the models' first-pass gate (tuning only).
         var gate: Float?
         var vad = VADConfiguration()
+        /// `dtw` (templates from text) or `neural` (openWakeWord heads).
+        var engine = "dtw"
+        var models: [String] = []
+    }
+
+    /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.
+    static func neuralHeads(_ options: Options) -> [String] {
+        guard options.engine == "neural" else { fail("--engine is dtw or neural, not \(options.engine)") }
+        if !options.models.isEmpty { return options.models }
+        let keyword = options.keywords.first ?? "hey jarvis"
+        guard let head = OpenWakeWordModels.installedHead(forKeyword: keyword) else {
+            fail("no openWakeWord head for '\(keyword)' in \(OpenWakeWordModels.directory()); give --model FILE.tflite")
+        }
+        return [head]
+    }
+
+    static func evaluateNeural(_ options: Options, corpus directory: String) {
+        do {
+            let corpus = try LabelledCorpus(directory: directory)
+            let head = neuralHeads(options)[0]
+            let result = try NeuralCorpusEvaluator(corpus: corpus, headPath: head).run { line in
+                FileHandle.standardError.write(Data("\(line)\n".utf8))
+            }
+            if options.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                print(String(decoding: try! encoder.encode(result), as: UTF8.self))
+            } else {
+                print(EvaluationTable.render(result))
+            }
+        } catch {
+            fail("\(error)")
+        }
     }
 
     static func perFile<Report: Encodable>(
@@ -135,6 +180,7 @@ struct VoiceEval {
 
     static func evaluate(_ options: Options) {
         guard let directory = options.corpus else { fail("eval needs --corpus DIR") }
+        if options.engine != "dtw" { return evaluateNeural(options, corpus: directory) }
         do {
             let corpus = try LabelledCorpus(directory: directory)
             let keyword = options.keywords.first ?? "hey glasses"
