@@ -37,8 +37,13 @@ public final class OpenWakeWordFeatures {
     private var mels: [Float]
     private var melOrigin: Int
     private var nextEmbedding: Int
+    /// The embedding model's last run: consecutive windows overlap by 68 frames, and its
+    /// convolutions only slide along time, so each new window recomputes only what changed.
+    private var embeddingStream = TFLiteGraph.StreamState()
     /// The embedding of pure silence (what the stream starts with).
     public let silenceEmbedding: [Float]
+    /// Embeddings computed from the previous one's intermediate results (the rest in full).
+    public var incrementalEmbeddings: Int { embeddingStream.incrementalRuns }
 
     /// - Parameters: melspectrogram and embedding: openWakeWord's two feature models.
     public init(melspectrogram: TFLiteGraph, embedding: TFLiteGraph) throws(OpenWakeWordError) {
@@ -98,7 +103,7 @@ public final class OpenWakeWordFeatures {
         while nextEmbedding * Self.framesPerWindow + Self.embeddingFrames <= available {
             let first = nextEmbedding * Self.framesPerWindow - melOrigin
             let window = Array(mels[(first * Self.melBands)..<((first + Self.embeddingFrames) * Self.melBands)])
-            let values = (try? Self.embed(embedding, window)) ?? []
+            let values = (try? Self.embed(embedding, window, stream: &embeddingStream)) ?? []
             let lastFrame = nextEmbedding * Self.framesPerWindow + Self.embeddingFrames - 1
             let end = lastFrame * 160 + 512 - Self.silentHops * Self.hopSamples
             result.append(Embedding(index: nextEmbedding, time: max(0, Double(end) / Double(Self.sampleRate)), values: values))
@@ -117,6 +122,15 @@ public final class OpenWakeWordFeatures {
         do {
             let output = try graph.run([Tensor(shape: [1, window.count], values: window)])[0]
             return output.values.map { $0 / 10 + 2 }
+        } catch {
+            throw .graph(error)
+        }
+    }
+
+    static func embed(_ graph: TFLiteGraph, _ frames: [Float], stream: inout TFLiteGraph.StreamState) throws(OpenWakeWordError) -> [Float] {
+        do {
+            let input = Tensor(shape: [1, embeddingFrames, melBands, 1], values: frames)
+            return try graph.run([input], shiftedBy: framesPerWindow, state: &stream)[0].values
         } catch {
             throw .graph(error)
         }

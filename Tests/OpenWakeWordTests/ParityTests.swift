@@ -59,6 +59,11 @@ struct ParityTests {
         let directory = try Self.requireModels()
         let whole = try Self.embeddings(of: TestAudio.sample, chunk: 1 << 20, directory: directory)
         let pieces = try Self.embeddings(of: TestAudio.sample, chunk: 333, directory: directory)
+        // Every embedding after the first reuses the previous one's convolution rows.
+        let samples = try AudioFileReader.read(TestAudio.sample).samples
+        let features = try OpenWakeWordFeatures(directory: directory)
+        let count = features.process(samples).count
+        #expect(features.incrementalEmbeddings == count - 1)
         #expect(whole.count == TestAudioSeconds.sampleEmbeddings)
         #expect(whole == pieces)
     }
