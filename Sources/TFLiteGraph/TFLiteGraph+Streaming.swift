@@ -4,9 +4,9 @@
 ///
 /// Follows the shift through operators that preserve it: element-wise operators against
 /// constants, PAD with no padding on axis 1, MAX/AVERAGE_POOL and CONV_2D with no padding on
-/// axis 1 and a stride dividing the shift. CONV_2D then computes only its last `shift / stride`
-/// output rows. Anything else computes in full (and the shift is no longer followed), so the
-/// result is always the same as ``TFLiteGraph/run(_:)``'s, up to float rounding.
+/// axis 1 and a stride dividing the shift. Those compute only their last `shift / stride` output
+/// rows, from the input rows that reach them. Anything else computes in full (and the shift is
+/// no longer followed), so the result is always ``TFLiteGraph/run(_:)``'s, up to float rounding.
 extension TFLiteGraph {
     /// What a streaming run keeps between calls; one per stream.
     public struct StreamState: Sendable {
@@ -87,49 +87,55 @@ extension TFLiteGraph {
             guard position < operation.inputs.count, operation.inputs[position] >= 0 else { return nil }
             return graph.constants[operation.inputs[position]]
         }
+        // How the operator moves along axis 1: output rows, and input rows per output row.
+        let rows: Int, stride: Int
         switch operation.kind {
         case .unary, .leakyRelu:
-            return (try execute(operation, values: values, depth: 0)[0], shift, false)
+            (rows, stride) = (input.shape[1], 1)
         case .binary:
             // The other operand must not vary along axis 1: a constant without that axis.
             guard let other = constant(1), other.count == 1 || other.shape.count <= input.shape.count - 2 else { return nil }
-            return (try execute(operation, values: values, depth: 0)[0], shift, false)
+            (rows, stride) = (input.shape[1], 1)
         case .pad:
             guard let paddings = constant(1), paddings.count == 2 * input.shape.count,
                 paddings.values[2] == 0, paddings.values[3] == 0
             else { return nil }
             return (try execute(operation, values: values, depth: 0)[0], shift, false)
         case .pool(let p):
-            let (_, padTop) = Convolution.outputSize(input: input.shape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)
-            guard padTop == 0, Self.noBottomPadding(input.shape[1], p.filterHeight, p.strideHeight, 1, p.samePadding),
-                shift % p.strideHeight == 0
-            else { return nil }
-            return (try execute(operation, values: values, depth: 0)[0], shift / p.strideHeight, false)
+            let (size, padTop) = Convolution.outputSize(
+                input: input.shape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)
+            guard padTop == 0, Self.noBottomPadding(input.shape[1], p.filterHeight, p.strideHeight, 1, p.samePadding) else { return nil }
+            (rows, stride) = (size, p.strideHeight)
         case .conv2D(let p):
-            guard let filter = constant(1), filter.shape.count == 4, shift % p.strideHeight == 0,
+            guard let filter = constant(1), filter.shape.count == 4,
                 Self.noBottomPadding(input.shape[1], filter.shape[1], p.strideHeight, p.dilationHeight, p.samePadding)
             else { return nil }
-            let (rows, padTop) = Convolution.outputSize(
+            let (size, padTop) = Convolution.outputSize(
                 input: input.shape[1], filter: filter.shape[1], stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
             guard padTop == 0 else { return nil }
-            let newRows = shift / p.strideHeight
-            guard newRows < rows, let last = previous.count > operation.outputs[0] ? previous[operation.outputs[0]] : nil,
-                last.shape.count == 4, last.shape[1] == rows, last.shape[0] == 1
-            else {
-                return (try execute(operation, values: values, depth: 0)[0], newRows, false)
-            }
-            let bias = constant(2)
-            let firstInputRow = (rows - newRows) * p.strideHeight
-            let tail = input.rows(from: firstInputRow)
-            let fresh = try Convolution.conv2D(tail, filter: filter, bias: bias, p)
-            guard fresh.shape[1] == newRows, Array(fresh.shape[2...]) == Array(last.shape[2...]) else { return nil }
-            let row = last.shape[2...].reduce(1, *)
-            var joined = Array(last.values[(newRows * row)...])
-            joined += fresh.values
-            return (Tensor(shape: last.shape, values: joined), newRows, true)
+            (rows, stride) = (size, p.strideHeight)
         default:
             return nil
         }
+        guard shift % stride == 0 else { return nil }
+        let newRows = shift / stride
+        let slot = operation.outputs[0]
+        guard newRows < rows, slot < previous.count, let last = previous[slot], last.shape.count == 4, last.shape[0] == 1,
+            last.shape[1] == rows
+        else {
+            return (try execute(operation, values: values, depth: 0)[0], newRows, false)
+        }
+        // The operator on the input rows that reach its new output rows, joined to the kept rows.
+        var tailValues = values
+        tailValues[operation.inputs[0]] = input.rows(from: (rows - newRows) * stride)
+        let fresh = try execute(operation, values: tailValues, depth: 0)[0]
+        guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last.shape[2...] else { return nil }
+        let row = last.shape[2...].reduce(1, *)
+        var joined = [Float]()
+        joined.reserveCapacity(last.count)
+        joined += last.values[(newRows * row)...]
+        joined += fresh.values
+        return (Tensor(shape: last.shape, values: joined, elementType: fresh.elementType), newRows, true)
     }
 
     /// Whether SAME padding adds nothing along an axis (VALID never does).
