@@ -33,12 +33,15 @@ extension TFLiteGraph {
         }
         var values = graph.constants
         for (slot, tensor) in zip(graph.inputs, inputs) { values[slot] = tensor }
+        // Taken out of the state so each kept tensor is uniquely owned and shifts in place.
+        var previous = state.values
+        state.values = []
         var reused = false
         for (position, operation) in graph.operations.enumerated() {
             do {
                 let inShift = operation.inputs.first.flatMap { $0 >= 0 ? shifts[$0] : nil }
                 if let inShift, let (result, outShift, partial) = try streamed(
-                    operation, values: values, graph: graph, previous: state.values, shift: inShift)
+                    operation, values: values, graph: graph, previous: &previous, shift: inShift)
                 {
                     values[operation.outputs[0]] = result
                     shifts[operation.outputs[0]] = outShift
@@ -80,7 +83,7 @@ extension TFLiteGraph {
 
     /// One operator on a shifted input: `nil` when the shift cannot be followed through it.
     private func streamed(
-        _ operation: Operation, values: [Tensor?], graph: PreparedSubgraph, previous: [Tensor?], shift: Int
+        _ operation: Operation, values: [Tensor?], graph: PreparedSubgraph, previous: inout [Tensor?], shift: Int
     ) throws -> (result: Tensor, shift: Int, partial: Bool)? {
         guard operation.outputs.count == 1, let input = values[operation.inputs[0]], input.shape.count == 4 else { return nil }
         func constant(_ position: Int) -> Tensor? {
@@ -120,7 +123,7 @@ extension TFLiteGraph {
         guard shift % stride == 0 else { return nil }
         let newRows = shift / stride
         let slot = operation.outputs[0]
-        guard newRows < rows, slot < previous.count, let last = previous[slot], last.shape.count == 4, last.shape[0] == 1,
+        guard newRows < rows, slot < previous.count, var last = previous[slot], last.shape.count == 4, last.shape[0] == 1,
             last.shape[1] == rows
         else {
             return (try execute(operation, values: values, depth: 0)[0], newRows, false)
@@ -131,11 +134,15 @@ extension TFLiteGraph {
         let fresh = try execute(operation, values: tailValues, depth: 0)[0]
         guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last.shape[2...] else { return nil }
         let row = last.shape[2...].reduce(1, *)
-        var joined = [Float]()
-        joined.reserveCapacity(last.count)
-        joined += last.values[(newRows * row)...]
-        joined += fresh.values
-        return (Tensor(shape: last.shape, values: joined, elementType: fresh.elementType), newRows, true)
+        let kept = (rows - newRows) * row
+        previous[slot] = nil  // `last` is now the only owner: shift its rows in place
+        last.values.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            base.update(from: base + newRows * row, count: kept)
+            fresh.values.withUnsafeBufferPointer { (base + kept).update(from: $0.baseAddress!, count: $0.count) }
+        }
+        last.elementType = fresh.elementType
+        return (last, newRows, true)
     }
 
     /// Whether SAME padding adds nothing along an axis (VALID never does).
