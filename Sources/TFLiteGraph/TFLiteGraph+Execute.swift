@@ -1,7 +1,9 @@
 extension TFLiteGraph {
-    /// Runs one operator on the values computed so far.
-    func execute(_ operation: Operation, values: [Tensor?], depth: Int) throws -> [Tensor] {
+    /// Runs one operator on the values computed so far; `firstInput`, when given, stands for its
+    /// first operand (a streaming run passes only the rows it needs).
+    func execute(_ operation: Operation, values: [Tensor?], depth: Int, firstInput: Tensor? = nil) throws -> [Tensor] {
         func operand(_ position: Int) throws(KernelError) -> Tensor {
+            if position == 0, let firstInput { return firstInput }
             guard position < operation.inputs.count else { throw KernelError("missing input \(position)") }
             let slot = operation.inputs[position]
             guard slot >= 0, let value = values[slot] else { throw KernelError("input \(position) (tensor \(slot)) has no value") }

@@ -129,9 +129,8 @@ extension TFLiteGraph {
             return (try execute(operation, values: values, depth: 0)[0], newRows, false)
         }
         // The operator on the input rows that reach its new output rows, joined to the kept rows.
-        var tailValues = values
-        tailValues[operation.inputs[0]] = input.rows(from: (rows - newRows) * stride)
-        let fresh = try execute(operation, values: tailValues, depth: 0)[0]
+        let tail = input.rows(from: (rows - newRows) * stride)
+        let fresh = try execute(operation, values: values, depth: 0, firstInput: tail)[0]
         guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last.shape[2...] else { return nil }
         let row = last.shape[2...].reduce(1, *)
         let kept = (rows - newRows) * row

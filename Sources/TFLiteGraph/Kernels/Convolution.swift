@@ -32,18 +32,28 @@ enum Convolution {
                             for oy in 0..<outH {
                                 for ox in 0..<outW {
                                     var cursor = (oy * outW + ox) * depth
+                                    let x0 = ox * p.strideWidth - padLeft
+                                    // With no dilation, a row of the patch is one contiguous run of the image.
+                                    let contiguous = p.dilationWidth == 1 && x0 >= 0 && x0 + kw <= width
                                     for ky in 0..<kh {
                                         let iy = oy * p.strideHeight - padTop + ky * p.dilationHeight
-                                        for kx in 0..<kw {
-                                            let ix = ox * p.strideWidth - padLeft + kx * p.dilationWidth
-                                            if iy >= 0, iy < height, ix >= 0, ix < width {
-                                                let from = image + (iy * width + ix) * channels
-                                                for c in 0..<channels { patches[cursor + c] = source[from + c] }
-                                            } else {
-                                                for c in 0..<channels { patches[cursor + c] = 0 }
+                                        let target = patches.baseAddress! + cursor
+                                        if iy < 0 || iy >= height {
+                                            target.update(repeating: 0, count: kw * channels)
+                                        } else if contiguous {
+                                            target.update(from: source.baseAddress! + image + (iy * width + x0) * channels, count: kw * channels)
+                                        } else {
+                                            for kx in 0..<kw {
+                                                let ix = x0 + kx * p.dilationWidth
+                                                if ix >= 0, ix < width {
+                                                    (target + kx * channels).update(
+                                                        from: source.baseAddress! + image + (iy * width + ix) * channels, count: channels)
+                                                } else {
+                                                    (target + kx * channels).update(repeating: 0, count: channels)
+                                                }
                                             }
-                                            cursor += channels
                                         }
+                                        cursor += kw * channels
                                     }
                                 }
                             }
