@@ -200,8 +200,8 @@ def neural_main(a):
         rows.append(("GlassesAudio dtw (from text)", r, dtw["wakeRTFMedian"]))
     for name, r, rtf in rows:
         print(f"{name:<40} {fmt(r[0]):>10} {fmt(r[1]):>8} {fmt(r[2]):>8} {fmt(r[5]):>8} {rtf:9.5f}")
-    print("RTF: median over files of CPU time / audio time (front end + head); neural and pyopen-wakeword use the same "
-          "decision rule (threshold, 2 s refractory) at 199 thresholds.")
+    print("RTF: median over files of CPU time / audio time (front end + head; dtw: wall time of the detector). neural and "
+          "pyopen-wakeword use the same decision rule (threshold, 2 s refractory) at 199 thresholds.")
 
 
 def main():
