@@ -134,6 +134,6 @@ let package = Package(
         .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
         .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
         .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord"], swiftSettings: strict),
-        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
     ]
 )

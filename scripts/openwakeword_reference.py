@@ -10,8 +10,15 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--head")
     parser.add_argument("--no-embeddings", action="store_true")
-    parser.add_argument("files", nargs="+")
+    parser.add_argument("--window", help="comma-separated 16x96 embeddings: print the head's score for them")
+    parser.add_argument("files", nargs="*")
     args = parser.parse_args()
+    if args.window:
+        import numpy as np
+        head = OpenWakeWord.from_model(args.head)
+        window = np.array([float(v) for v in args.window.split(",")], dtype=np.float32).reshape(1, 1, 16, 96)
+        print(list(head.process_streaming(window))[-1])
+        return
     features = OpenWakeWordFeatures.from_builtin()
     head = OpenWakeWord.from_model(args.head) if args.head else None
     for path in args.files:

@@ -18,4 +18,16 @@ struct PythonReference: Decodable {
         guard output.status == 0 else { throw TestFailure("\(script) failed (\(output.status)): \(output.stderr)") }
         return try output.stdout.split(separator: "\n").map { try JSONDecoder().decode(PythonReference.self, from: Data($0.utf8)) }
     }
+
+    /// TensorFlow Lite's output for one `[1, 16, 96]` window through the head at `head`.
+    static func scoreWindow(head: String, window: [Float]) throws -> Float {
+        let script = root + "/scripts/openwakeword-reference"
+        let values = window.map { String($0) }.joined(separator: ",")
+        let output = try Run.command(script, ["--head", head, "--window=" + values])
+        if output.status == 77 { try Test.cancel("no Python reference: \(output.stderr.trimmingCharacters(in: .whitespacesAndNewlines))") }
+        guard output.status == 0, let score = Float(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestFailure("\(script) --window failed (\(output.status)): \(output.stderr)")
+        }
+        return score
+    }
 }

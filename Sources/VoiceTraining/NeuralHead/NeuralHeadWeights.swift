@@ -15,6 +15,14 @@ public struct NeuralHeadWeights: Sendable, Equatable {
 
     public var hiddenUnits: Int { hiddenBias.count }
 
+    public init(hiddenWeights: [Float], hiddenBias: [Float], outputWeights: [Float], outputBias: Float) {
+        precondition(hiddenWeights.count == hiddenBias.count * Self.inputSize && outputWeights.count == hiddenBias.count)
+        self.hiddenWeights = hiddenWeights
+        self.hiddenBias = hiddenBias
+        self.outputWeights = outputWeights
+        self.outputBias = outputBias
+    }
+
     /// The probability for one flattened 16 × 96 window (the trainer's own forward pass).
     public func probability(_ input: [Float]) -> Float {
         var output = outputBias
