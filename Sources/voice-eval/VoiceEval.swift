@@ -16,6 +16,7 @@ struct VoiceEval {
                voice-eval wake|eval --engine neural [--model FILE.tflite] ... (openWakeWord head; default:
                                the installed head named after --keyword, e.g. hey_jarvis.tflite)
                voice-eval vad-features --corpus DIR --out FILE
+               voice-eval train-head --keyword TEXT [--seed N] [--out FILE]   (neural head from text, cached)
         """
 
     static func main() {
@@ -39,6 +40,7 @@ struct VoiceEval {
                 options.sensitivity = number
             case "--enroll": options.enroll = value()
             case "--engine": options.engine = value()
+            case "--seed": options.seed = UInt64(value()) ?? 1
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
@@ -108,6 +110,20 @@ struct VoiceEval {
             }
         case "eval": evaluate(options)
         case "vad-features": dumpVADFeatures(options)
+        case "train-head":
+            guard let keyword = options.keywords.first else { fail("train-head needs --keyword TEXT") }
+            let start = ContinuousClock.now
+            do {
+                let store = NeuralHeadStore(trainer: NeuralHeadTrainer(seed: options.seed))
+                let path = try store.prepare(phrase: keyword)
+                if let out = options.out {
+                    try? FileManager.default.removeItem(atPath: out)
+                    try FileManager.default.copyItem(atPath: path, toPath: out)
+                }
+                print("\(options.out ?? path) (\(ContinuousClock.now - start))")
+            } catch {
+                fail("\(error)")
+            }
         default: fail(usage)
         }
     }
@@ -127,6 +143,7 @@ struct VoiceEval {
         /// `dtw` (templates from text) or `neural` (openWakeWord heads).
         var engine = "dtw"
         var models: [String] = []
+        var seed: UInt64 = 1
     }
 
     /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.
