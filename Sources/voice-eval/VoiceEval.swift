@@ -16,7 +16,9 @@ struct VoiceEval {
                voice-eval wake|eval --engine neural [--model FILE.tflite] ... (openWakeWord head; default:
                                the installed head named after --keyword, e.g. hey_jarvis.tflite)
                voice-eval vad-features --corpus DIR --out FILE
-               voice-eval train-head --keyword TEXT [--seed N] [--out FILE]   (neural head from text, cached)
+               voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
+                                     [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT]
+                                     (neural head from text; cached unless --no-cache; smaller settings for tests)
         """
 
     static func main() {
@@ -41,6 +43,13 @@ struct VoiceEval {
             case "--enroll": options.enroll = value()
             case "--engine": options.engine = value()
             case "--seed": options.seed = UInt64(value()) ?? 1
+            case "--no-cache": options.noCache = true
+            case "--positives": options.training.positives = Int(value())
+            case "--hidden": options.training.hidden = Int(value())
+            case "--epochs": options.training.epochs = Int(value())
+            case "--sentences": options.training.sentences = Int(value())
+            case "--repeats": options.training.repeats = Int(value())
+            case "--hold-out": options.training.heldOut.append(value())
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
@@ -114,8 +123,17 @@ struct VoiceEval {
             guard let keyword = options.keywords.first else { fail("train-head needs --keyword TEXT") }
             let start = ContinuousClock.now
             do {
-                let store = NeuralHeadStore(trainer: NeuralHeadTrainer(seed: options.seed))
-                let path = try store.prepare(phrase: keyword)
+                var trainer = NeuralHeadTrainer(seed: options.seed)
+                let t = options.training
+                if let value = t.positives { trainer.positiveCount = value }
+                if let value = t.hidden { trainer.hiddenUnits = value }
+                if let value = t.epochs { trainer.epochs = value }
+                if let value = t.sentences { trainer.sentences = Array(trainer.sentences.prefix(value)) }
+                if let value = t.repeats { (trainer.sentenceRepeats, trainer.confusableRepeats) = (value, value) }
+                trainer.heldOutLanguages = Set(t.heldOut)
+                let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
+                defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
+                let path = try NeuralHeadStore(directory: directory, trainer: trainer).prepare(phrase: keyword)
                 if let out = options.out {
                     try? FileManager.default.removeItem(atPath: out)
                     try FileManager.default.copyItem(atPath: path, toPath: out)
@@ -144,6 +162,18 @@ struct VoiceEval {
         var engine = "dtw"
         var models: [String] = []
         var seed: UInt64 = 1
+        var noCache = false
+        var training = TrainingOverrides()
+    }
+
+    /// `train-head` settings that replace the trainer's defaults.
+    struct TrainingOverrides {
+        var positives: Int?
+        var hidden: Int?
+        var epochs: Int?
+        var sentences: Int?
+        var repeats: Int?
+        var heldOut: [String] = []
     }
 
     /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.

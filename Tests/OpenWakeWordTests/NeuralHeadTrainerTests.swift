@@ -4,32 +4,30 @@ import Testing
 import OpenWakeWord
 import Speech
 import TFLiteGraph
+import TestKit
 @testable import VoiceTraining
 
 /// Heads trained from text (small settings: these run in a debug build).
 @Suite("Neural heads trained from text", .serialized)
 struct NeuralHeadTrainerTests {
-    static func trainer(seed: UInt64, positives: Int, hidden: Int, epochs: Int, sentences: Int) -> NeuralHeadTrainer {
-        var trainer = NeuralHeadTrainer(seed: seed, positiveCount: positives, sentenceRepeats: 1, confusableRepeats: 1,
-                                        hiddenUnits: hidden, epochs: epochs, heldOutLanguages: ["en-gb-scotland"])
-        trainer.sentences = Array(WakeWordClassifierTrainer.sentences.prefix(sentences))
-        return trainer
-    }
-
-    static func train(_ trainer: NeuralHeadTrainer, _ phrase: String) throws -> NeuralHeadWeights {
-        let directory = try ParityTests.requireModels()
-        let mel = try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory)
-        let embedding = try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory)
-        return try trainer.train(phrase: phrase) { () throws(OpenWakeWordError) in
-            try OpenWakeWordFeatures(melspectrogram: mel, embedding: embedding)
+    /// Trains in a fresh `voice-eval` process (libespeak-ng keeps state between syntheses, so
+    /// only a fresh process repeats a training exactly); returns the head file's bytes.
+    static func train(seed: UInt64, _ settings: [String], directory: TemporaryDirectory) throws -> [UInt8] {
+        _ = try ParityTests.requireModels()
+        let out = directory.path("head-\(seed)-\(settings.joined().filter(\.isNumber)).tflite")
+        let result = try Run.command(Run.productPath("voice-eval"), ["train-head", "--keyword", "hey jarvis", "--seed", "\(seed)",
+                                                                  "--no-cache", "--out", out, "--hold-out", "en-gb-scotland"] + settings)
+        guard result.status == 0, let data = FileManager.default.contents(atPath: out) else {
+            throw TestFailure("voice-eval train-head failed (\(result.status)): \(result.stderr)")
         }
+        return [UInt8](data)
     }
 
     /// The head's highest probability over a WAV file, run as the live engine runs it.
-    static func peak(_ weights: NeuralHeadWeights, _ path: String) throws -> Float {
+    static func peak(_ head: [UInt8], _ path: String) throws -> Float {
         let directory = try ParityTests.requireModels()
         let features = try OpenWakeWordFeatures(directory: directory)
-        let graph = try TFLiteGraph(bytes: weights.tflite(description: "test"), name: "trained.tflite")
+        let graph = try TFLiteGraph(bytes: head, name: "trained.tflite")
         let head = try OpenWakeWordHead(graph: graph, silence: features.silenceEmbedding)
         let samples = try AudioFileReader.read(path).samples
         return try features.process(samples).map { try head.score($0.values) }.max() ?? 0
@@ -52,12 +50,22 @@ struct NeuralHeadTrainerTests {
         #expect(fit(1) != fit(2))
     }
 
+    @Test func sameSeedSameHeadFile() throws {
+        let directory = TemporaryDirectory()
+        let tiny = ["--positives", "6", "--hidden", "4", "--epochs", "2", "--sentences", "2", "--repeats", "1"]
+        let first = try Self.train(seed: 7, tiny, directory: directory)
+        #expect(try Self.train(seed: 7, tiny, directory: directory) == first, "the same seed trained a different head")
+        #expect(try Self.train(seed: 8, tiny, directory: directory) != first)
+    }
+
     @Test func firesOnAHeldBackVoiceAndNotOnConfusables() throws {
-        let weights = try Self.train(Self.trainer(seed: 1, positives: 60, hidden: 8, epochs: 8, sentences: 12), "hey jarvis")
+        let directory = TemporaryDirectory()
+        let head = try Self.train(seed: 1, ["--positives", "60", "--hidden", "8", "--epochs", "8", "--sentences", "12", "--repeats", "1"],
+                                  directory: directory)
         let heard = try TestAudio.spoken("hey jarvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
         let confusable = try TestAudio.spoken("hey marvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
         defer { for path in [heard, confusable] { try? FileManager.default.removeItem(atPath: path) } }
-        #expect(try Self.peak(weights, heard) >= 0.5)
-        #expect(try Self.peak(weights, confusable) < 0.5)
+        #expect(try Self.peak(head, heard) >= 0.5)
+        #expect(try Self.peak(head, confusable) < 0.5)
     }
 }
