@@ -25,11 +25,12 @@ struct NeuralWakeCommandTests {
         return path
     }
 
-    @Test func findsThePhraseWithTheCommunityHead() throws {
+    @Test func findsThePhraseWithTheCommunityHead() async throws {
         let model = try head()
         let phrase = try spoken("hey jarvis. what time is it", "jarvis.wav")
         let other = try spoken("the garden needs watering before the weekend", "garden.wav")
-        let result = try Run.command(binary, ["wake", "--engine", "neural", "--model", model, "--json", phrase, other])
+        let arguments = ["wake", "--engine", "neural", "--model", model, "--json", phrase, other]
+        let result = try await offCooperativePool { [binary] in try Run.command(binary, arguments) }
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         try #require(lines.count == 2)
@@ -39,10 +40,11 @@ struct NeuralWakeCommandTests {
         #expect((lines[1]?["detections"] as? [[String: Any]])?.isEmpty == true)
     }
 
-    @Test func endpointFollowsTheNeuralWake() throws {
+    @Test func endpointFollowsTheNeuralWake() async throws {
         _ = try head()
         let phrase = try spoken("hey jarvis. what time is it", "command.wav")
-        let result = try Run.command(binary, ["endpoint", "--engine", "neural", "--keyword", "hey jarvis", phrase])
+        let arguments = ["endpoint", "--engine", "neural", "--keyword", "hey jarvis", phrase]
+        let result = try await offCooperativePool { [binary] in try Run.command(binary, arguments) }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("after 'hey jarvis' at"))
     }

@@ -15,7 +15,8 @@ struct NeuralHeadTrainerTests {
     static func train(seed: UInt64, _ settings: [String], directory: TemporaryDirectory) throws -> [UInt8] {
         _ = try ParityTests.requireModels()
         let out = directory.path("head-\(seed)-\(settings.joined().filter(\.isNumber)).tflite")
-        let result = try Run.command(Run.productPath("voice-eval"), ["train-head", "--keyword", "hey jarvis", "--seed", "\(seed)",
+        // Niced: the suites that wait on real sound servers run next to this and must not starve.
+        let result = try Run.command("nice", ["-n", "19", Run.productPath("voice-eval"), "train-head", "--keyword", "hey jarvis", "--seed", "\(seed)",
                                                                   "--no-cache", "--out", out, "--hold-out", "en-gb-scotland"] + settings)
         guard result.status == 0, let data = FileManager.default.contents(atPath: out) else {
             throw TestFailure("voice-eval train-head failed (\(result.status)): \(result.stderr)")
@@ -50,22 +51,24 @@ struct NeuralHeadTrainerTests {
         #expect(fit(1) != fit(2))
     }
 
-    @Test func sameSeedSameHeadFile() throws {
+    /// (Another seed giving another head is checked on the fit alone, above.)
+    @Test func sameSeedSameHeadFile() async throws {
         let directory = TemporaryDirectory()
         let tiny = ["--positives", "6", "--hidden", "4", "--epochs", "2", "--sentences", "2", "--repeats", "1"]
-        let first = try Self.train(seed: 7, tiny, directory: directory)
-        #expect(try Self.train(seed: 7, tiny, directory: directory) == first, "the same seed trained a different head")
-        #expect(try Self.train(seed: 8, tiny, directory: directory) != first)
+        let first = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
+        let second = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
+        #expect(second == first, "the same seed trained a different head")
     }
 
-    @Test func firesOnAHeldBackVoiceAndNotOnConfusables() throws {
+    @Test func firesOnAHeldBackVoiceAndNotOnConfusables() async throws {
         let directory = TemporaryDirectory()
-        let head = try Self.train(seed: 1, ["--positives", "60", "--hidden", "8", "--epochs", "8", "--sentences", "12", "--repeats", "1"],
-                                  directory: directory)
+        let settings = ["--positives", "60", "--hidden", "8", "--epochs", "8", "--sentences", "12", "--repeats", "1"]
+        let head = try await offCooperativePool { try Self.train(seed: 1, settings, directory: directory) }
         let heard = try TestAudio.spoken("hey jarvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
         let confusable = try TestAudio.spoken("hey marvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
         defer { for path in [heard, confusable] { try? FileManager.default.removeItem(atPath: path) } }
-        #expect(try Self.peak(head, heard) >= 0.5)
-        #expect(try Self.peak(head, confusable) < 0.5)
+        let scores = try await offCooperativePool { (try Self.peak(head, heard), try Self.peak(head, confusable)) }
+        #expect(scores.0 >= 0.5)
+        #expect(scores.1 < 0.5)
     }
 }
