@@ -39,6 +39,7 @@ let package = Package(
         shim("CSBC", pkgConfig: "sbc", apt: ["libsbc-dev"]),
         shim("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev", "pocketsphinx-en-us"]),
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
+        shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
 
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
@@ -54,8 +55,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore"], swiftSettings: strict),
-        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore"], swiftSettings: strict),
+        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
+        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
             dependencies: ["Routing", .product(name: "Yams", package: "Yams")],
@@ -99,7 +100,7 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
-                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "LocalAssistant",
+                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "LocalAssistant", "OpenWakeWord",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -153,5 +154,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
+
+        // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
+        .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
+        .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
+        .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord"], swiftSettings: strict),
+        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
     ]
 )

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Runs the peer VADs and keyword spotter over a make-corpus corpus, reads our `voice-eval eval
 --json` result, and prints one table. Called by bench/voice-bench (inside bench/.venv).
+With --neural-ours: runs pyopen-wakeword (the Python openWakeWord) with --head instead and
+prints the neural wake-word table against our native engine (and our dtw engine).
 
 Scoring is the same as voice-eval's: 10 ms frames against the clean-signal truth for VAD; for the
 wake word a detection hits an occurrence when it falls between the phrase's start and 0.75 s after
@@ -130,14 +132,91 @@ def wake_rows(entries, detections_by_threshold):
     return best, points
 
 
+def oww_trace(pcm, features, head):
+    """pyopen-wakeword fed 80 ms chunks: [(time, score)] for the embeddings past its initial
+    8 s of silence, times as the native engine reports them (end of the embedding's audio)."""
+    features.reset(); head.reset()
+    scores = []
+    for i in range(0, len(pcm) - 2560 + 1, 2560):
+        for emb in features.process_streaming(pcm[i:i + 2560]):
+            scores.extend(head.process_streaming(emb))
+    trace = []
+    for j, score in enumerate(scores):
+        k = j + 15                      # the head's j-th score ends at embedding j + 15
+        if k < 90: continue             # embeddings of the initial silence alone
+        end = 160 * (8 * k + 75) + 512 - 128000
+        trace.append((max(0.0, end / 16000), score))
+    return trace
+
+
+def decide(trace, threshold, refractory=2.0):
+    """The native engine's WakeDecision: first score ≥ threshold, then none for 2 s."""
+    out, last = [], None
+    for t, s in trace:
+        if s >= threshold and (last is None or t - last >= refractory):
+            out.append(t); last = t
+    return out
+
+
+def neural_main(a):
+    from pyopen_wakeword.openwakeword import OpenWakeWord, OpenWakeWordFeatures
+    entries = [json.loads(l) for l in open(os.path.join(a.corpus, "labels.jsonl"))]
+    features = OpenWakeWordFeatures.from_builtin()
+    head = OpenWakeWord.from_model(a.head)
+    traces, ratios = {}, []
+    for e in entries:
+        pcm = load(os.path.join(a.corpus, e["file"]))
+        t0 = time.process_time()
+        traces[e["file"]] = oww_trace(pcm, features, head)
+        ratios.append((time.process_time() - t0) / (len(pcm) / 32000))
+    print(f"  pyopen-wakeword {os.path.basename(a.head)}: done", file=sys.stderr)
+    thresholds = [round(0.005 * i, 3) for i in range(1, 200)]
+    by_threshold = {th: {f: decide(tr, th) for f, tr in traces.items()} for th in thresholds}
+    _, points = wake_rows(entries, by_threshold)
+
+    def best(points, limit):
+        ok = [p for p in points if p[1] <= limit]
+        return min(ok)[0] if ok else None
+
+    def fmt(x):
+        return "—" if x is None else f"{x:.3f}"
+
+    def row_of(result):
+        return {limit: (result.get(key) or {}).get("falseRejectionRate") for limit, key in
+                [(0, "bestAtZeroFAPerHour"), (1, "bestAtOneFAPerHour"), (2, "bestAtTwoFAPerHour"), (5, "bestAtFiveFAPerHour")]}
+
+    hours = sum(e["duration"] for e in entries if e["kind"] != "confusable") / 3600
+    occurrences = sum(len(e["keywords"]) for e in entries)
+    print(f"\nwake word \"{a.keyword}\" on {a.corpus}: {len(entries)} files, {occurrences} occurrences, "
+          f"{hours * 60:.1f} min without confusables")
+    print(f"{'system':<40} {'FRR@0FA/h':>10} {'@≤1FA/h':>8} {'@≤2FA/h':>8} {'@≤5FA/h':>8} {'RTF':>9}")
+    rows = [(f"pyopen-wakeword 1.1.0 ({os.path.basename(a.head)})", {l: best(points, l) for l in (0, 1, 2, 5)}, statistics.median(ratios))]
+    neural = json.load(open(a.neural_ours))
+    rows.append((f"GlassesAudio neural ({os.path.basename(a.head)})", row_of(neural), neural["wakeRTFMedian"]))
+    if a.dtw_ours:
+        dtw = json.load(open(a.dtw_ours))
+        r = {0: None, 1: (dtw.get("bestAtOneFAPerHour") or {}).get("falseRejectionRate"), 2: None,
+             5: (dtw.get("bestAtFiveFAPerHour") or {}).get("falseRejectionRate")}
+        rows.append(("GlassesAudio dtw (from text)", r, dtw["wakeRTFMedian"]))
+    for name, r, rtf in rows:
+        print(f"{name:<40} {fmt(r[0]):>10} {fmt(r[1]):>8} {fmt(r[2]):>8} {fmt(r[5]):>8} {rtf:9.5f}")
+    print("RTF: median over files of CPU time / audio time (front end + head; dtw: wall time of the detector). neural and "
+          "pyopen-wakeword use the same decision rule (threshold, 2 s refractory) at 199 thresholds.")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", required=True)
-    ap.add_argument("--ours", required=True, help="voice-eval eval --json output")
+    ap.add_argument("--ours", help="voice-eval eval --json output")
     ap.add_argument("--keyword", default="hey glasses")
     ap.add_argument("--sphinx-thresholds", default="1e-5,1e-10,1e-20,1e-30")
     ap.add_argument("--sphinx-files", type=int, default=0, help="limit files for pocketsphinx (0 = all)")
+    ap.add_argument("--neural-ours", help="voice-eval eval --engine neural --json output: compare with pyopen-wakeword only")
+    ap.add_argument("--dtw-ours", help="voice-eval eval --json output on the same corpus (with --neural-ours)")
+    ap.add_argument("--head", help="openWakeWord head for --neural-ours")
     a = ap.parse_args()
+    if a.neural_ours:
+        return neural_main(a)
     entries = [json.loads(l) for l in open(os.path.join(a.corpus, "labels.jsonl"))]
     hours = sum(e["duration"] for e in entries) / 3600
     print(f"corpus {a.corpus}: {len(entries)} files, {hours * 60:.1f} min; running peers…", file=sys.stderr)

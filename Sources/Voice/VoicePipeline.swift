@@ -5,13 +5,18 @@ public import AudioCore
 public final class VoicePipeline {
     private let extractor = LogMelFeatureExtractor()
     private let vad: VoiceActivityDetector
-    private let wake: WakeWordDetector?
+    private let wake: (any WakeWordScorer)?
     private var endpointer: Endpointer
     private var lastWake: WakeWordDetection?
     private var samplesSeen = 0
 
     /// Seconds of audio processed so far: the pipeline's clock, which event times use.
     public var time: Double { Double(samplesSeen) / Double(LogMelFeatureExtractor.sampleRate) }
+    /// Samples given to `process` that the wake engine has not been handed yet.
+    private var unscored: [Float] = []
+    /// Where the next frame's samples start in `unscored`.
+    private var unscoredStart = 0
+    private var framesScored = 0
 
     public init(
         vad: VADConfiguration = VADConfiguration(), wakeModels: [WakeWordModel] = [],
@@ -22,10 +27,25 @@ public final class VoicePipeline {
         self.endpointer = try Endpointer(configuration: endpointer)
     }
 
+    /// A pipeline with any wake-word engine (`nil`: VAD and endpointing only).
+    public init(
+        vad: VADConfiguration = VADConfiguration(), scorer: (any WakeWordScorer)?,
+        endpointer: EndpointerConfiguration = EndpointerConfiguration()
+    ) throws(VoiceError) {
+        self.vad = try VoiceActivityDetector(configuration: vad)
+        self.wake = scorer
+        self.endpointer = try Endpointer(configuration: endpointer)
+    }
+
     /// Takes 16 kHz mono samples; returns what they completed, in order.
     public func process(_ samples: some Collection<Float>) -> [VoiceEvent] {
         samplesSeen += samples.count
         var events: [VoiceEvent] = []
+        if wake != nil {
+            unscored.removeFirst(unscoredStart)
+            unscoredStart = 0
+            unscored.append(contentsOf: samples)
+        }
         for logMel in extractor.process(samples) {
             let decision = vad.process(logMel: logMel)
             if decision.speechStarted {
@@ -36,7 +56,7 @@ public final class VoicePipeline {
                 let hangover = vad.configuration.hangoverFrames
                 events.append(.speechEnded(time: Double(decision.index - hangover) / LogMelFeatureExtractor.frameRate))
             }
-            for detection in wake?.process(logMel: logMel) ?? [] {
+            for detection in scoreFrame(logMel) {
                 events.append(.wake(detection))
                 lastWake = detection
                 events += translate(endpointer.wake(at: detection.time))
@@ -57,7 +77,10 @@ public final class VoicePipeline {
     /// The stream ended: reports a pending wake word and closes an open command.
     public func finish() -> [VoiceEvent] {
         var events: [VoiceEvent] = []
-        for detection in wake?.finish() ?? [] {
+        let rest = unscored[unscoredStart...]
+        unscored = []
+        unscoredStart = 0
+        for detection in wake?.finish(samples: rest) ?? [] {
             events.append(.wake(detection))
             lastWake = detection
             events += translate(endpointer.wake(at: detection.time))
@@ -69,6 +92,17 @@ public final class VoicePipeline {
     public func events(in buffer: AudioBuffer) throws(VoiceError) -> [VoiceEvent] {
         let mono = try VoiceInput.prepare(buffer)
         return process(mono.samples) + finish()
+    }
+
+    /// Hands the wake engine one frame and the samples that completed it.
+    private func scoreFrame(_ logMel: [Float]) -> [WakeWordDetection] {
+        guard let wake else { return [] }
+        let count = framesScored == 0 ? LogMelFeatureExtractor.window : LogMelFeatureExtractor.hop
+        framesScored += 1
+        let end = min(unscored.count, unscoredStart + count)
+        let step = unscored[unscoredStart..<end]
+        unscoredStart = end
+        return wake.process(samples: step, logMel: logMel)
     }
 
     private func translate(_ actions: [EndpointerAction]) -> [VoiceEvent] {

@@ -2,6 +2,7 @@ import Foundation
 import AudioCore
 import Voice
 import VoiceTraining
+import OpenWakeWord
 
 /// Measuring tool for the voice stage (the same library calls `glasses-audio vad|wake|endpoint|eval` make).
 @main
@@ -12,7 +13,12 @@ struct VoiceEval {
                voice-eval endpoint --keyword TEXT [--sensitivity S] [--enroll DIR] [--json] FILE...
                voice-eval eval --corpus DIR [--keyword TEXT] [--no-enroll] [--vad-only] [--json]
                                [--vad-on P] [--vad-off P] [--onset FRAMES] [--hangover FRAMES]
+               voice-eval wake|eval --engine neural [--model FILE.tflite] ... (openWakeWord head; default:
+                               the installed head named after --keyword, e.g. hey_jarvis.tflite)
                voice-eval vad-features --corpus DIR --out FILE
+               voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
+                                     [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT]
+                                     (neural head from text; cached unless --no-cache; smaller settings for tests)
         """
 
     static func main() {
@@ -35,6 +41,16 @@ struct VoiceEval {
                 guard let number = Double(value()) else { fail("--sensitivity takes a number") }
                 options.sensitivity = number
             case "--enroll": options.enroll = value()
+            case "--engine": options.engine = value()
+            case "--seed": options.seed = UInt64(value()) ?? 1
+            case "--no-cache": options.noCache = true
+            case "--positives": options.training.positives = Int(value())
+            case "--hidden": options.training.hidden = Int(value())
+            case "--epochs": options.training.epochs = Int(value())
+            case "--sentences": options.training.sentences = Int(value())
+            case "--repeats": options.training.repeats = Int(value())
+            case "--hold-out": options.training.heldOut.append(value())
+            case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
@@ -64,7 +80,14 @@ struct VoiceEval {
             } catch {
                 fail("\(error)")
             }
-            if command == "wake" {
+            if options.engine == "neural" {
+                guard command == "wake" else { fail("endpoint runs the dtw engine only") }
+                let heads = neuralHeads(options)
+                perFile(files, options) { path in
+                    try VoiceFileAnalysis.wake(
+                        path: path, scorer: try NeuralWakeWordScorer(headFiles: heads, configuration: configuration))
+                }
+            } else if command == "wake" {
                 perFile(files, options) { path in
                     try VoiceFileAnalysis.wake(path: path, models: models, configuration: configuration)
                 }
@@ -96,6 +119,29 @@ struct VoiceEval {
             }
         case "eval": evaluate(options)
         case "vad-features": dumpVADFeatures(options)
+        case "train-head":
+            guard let keyword = options.keywords.first else { fail("train-head needs --keyword TEXT") }
+            let start = ContinuousClock.now
+            do {
+                var trainer = NeuralHeadTrainer(seed: options.seed)
+                let t = options.training
+                if let value = t.positives { trainer.positiveCount = value }
+                if let value = t.hidden { trainer.hiddenUnits = value }
+                if let value = t.epochs { trainer.epochs = value }
+                if let value = t.sentences { trainer.sentences = Array(trainer.sentences.prefix(value)) }
+                if let value = t.repeats { (trainer.sentenceRepeats, trainer.confusableRepeats) = (value, value) }
+                trainer.heldOutLanguages = Set(t.heldOut)
+                let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
+                defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
+                let path = try NeuralHeadStore(directory: directory, trainer: trainer).prepare(phrase: keyword)
+                if let out = options.out {
+                    try? FileManager.default.removeItem(atPath: out)
+                    try FileManager.default.copyItem(atPath: path, toPath: out)
+                }
+                print("\(options.out ?? path) (\(ContinuousClock.now - start))")
+            } catch {
+                fail("\(error)")
+            }
         default: fail(usage)
         }
     }
@@ -112,6 +158,52 @@ struct VoiceEval {
         /// Overrides the models' first-pass gate (tuning only).
         var gate: Float?
         var vad = VADConfiguration()
+        /// `dtw` (templates from text) or `neural` (openWakeWord heads).
+        var engine = "dtw"
+        var models: [String] = []
+        var seed: UInt64 = 1
+        var noCache = false
+        var training = TrainingOverrides()
+    }
+
+    /// `train-head` settings that replace the trainer's defaults.
+    struct TrainingOverrides {
+        var positives: Int?
+        var hidden: Int?
+        var epochs: Int?
+        var sentences: Int?
+        var repeats: Int?
+        var heldOut: [String] = []
+    }
+
+    /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.
+    static func neuralHeads(_ options: Options) -> [String] {
+        guard options.engine == "neural" else { fail("--engine is dtw or neural, not \(options.engine)") }
+        if !options.models.isEmpty { return options.models }
+        let keyword = options.keywords.first ?? "hey jarvis"
+        guard let head = OpenWakeWordModels.installedHead(forKeyword: keyword) else {
+            fail("no openWakeWord head for '\(keyword)' in \(OpenWakeWordModels.directory()); give --model FILE.tflite")
+        }
+        return [head]
+    }
+
+    static func evaluateNeural(_ options: Options, corpus directory: String) {
+        do {
+            let corpus = try LabelledCorpus(directory: directory)
+            let head = neuralHeads(options)[0]
+            let result = try NeuralCorpusEvaluator(corpus: corpus, headPath: head).run { line in
+                FileHandle.standardError.write(Data("\(line)\n".utf8))
+            }
+            if options.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                print(String(decoding: try! encoder.encode(result), as: UTF8.self))
+            } else {
+                print(EvaluationTable.render(result))
+            }
+        } catch {
+            fail("\(error)")
+        }
     }
 
     static func perFile<Report: Encodable>(
@@ -135,6 +227,7 @@ struct VoiceEval {
 
     static func evaluate(_ options: Options) {
         guard let directory = options.corpus else { fail("eval needs --corpus DIR") }
+        if options.engine != "dtw" { return evaluateNeural(options, corpus: directory) }
         do {
             let corpus = try LabelledCorpus(directory: directory)
             let keyword = options.keywords.first ?? "hey glasses"

@@ -1,8 +1,17 @@
 import ArgumentParser
 import AudioCore
 import Foundation
+import OpenWakeWord
 import Voice
 import VoiceTraining
+
+/// The wake-word engines `--engine` chooses from.
+enum WakeEngine: String, ExpressibleByArgument, CaseIterable {
+    /// Templates and a classifier built from the phrase as text (any phrase).
+    case dtw
+    /// openWakeWord: its feature models and a classifier head per phrase (`--model`).
+    case neural
+}
 
 /// Runs `analyse` on every file, printing one result per file (JSON with `--json`); a bad file
 /// gets a one-line error and the others still run. Exit 1 when any file failed.
@@ -33,7 +42,17 @@ struct WakeOptions: ParsableArguments {
     @Option(help: "Folder of 3-5 recordings of the user saying the phrase (improves it for that speaker).")
     var enroll: String?
 
+    @Option(help: "Wake engine: dtw (built from the phrase as text) or neural (openWakeWord heads).")
+    var engine: WakeEngine = .dtw
+
+    @Option(help: ArgumentHelp(
+        "openWakeWord head (.tflite: 16 × 96 embeddings → probability) for --engine neural; repeat for several.",
+        discussion: "Default: the installed head named after --keyword (hey_jarvis.tflite for \"hey jarvis\")."))
+    var model: [String] = []
+
     func validate() throws {
+        if engine == .dtw, !model.isEmpty { throw ValidationError("--model needs --engine neural") }
+        if engine == .neural, enroll != nil { throw ValidationError("--enroll works with --engine dtw only") }
         do { try WakeWordConfiguration(sensitivity: sensitivity).validate() } catch { throw ValidationError("\(error)") }
         for phrase in keyword where phrase.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--keyword must not be empty")
@@ -41,6 +60,23 @@ struct WakeOptions: ParsableArguments {
     }
 
     var configuration: WakeWordConfiguration { WakeWordConfiguration(sensitivity: sensitivity) }
+
+    /// The head files `--engine neural` runs.
+    func heads() throws -> [String] {
+        if !model.isEmpty { return model }
+        return try keyword.map { phrase in
+            guard let head = OpenWakeWordModels.installedHead(forKeyword: phrase) else {
+                throw ValidationError("no openWakeWord head for '\(phrase)' in \(OpenWakeWordModels.directory()): "
+                    + "give --model FILE.tflite, or --keyword \"hey jarvis\" (installed by scripts/bootstrap)")
+            }
+            return head
+        }
+    }
+
+    /// A fresh neural engine (one per file: it keeps the stream's state).
+    func neuralScorer(heads: [String]) throws -> NeuralWakeWordScorer {
+        try NeuralWakeWordScorer(headFiles: heads, configuration: configuration)
+    }
 
     func models() throws -> [WakeWordModel] {
         if keyword.count == 1 { printStatus("preparing wake phrase '\(keyword[0])' (cached after the first time)…") }
@@ -79,12 +115,21 @@ struct Wake: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let (models, configuration) = (try wake.models(), wake.configuration)
-        try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.WakeReport) in
+        let describe = { (report: VoiceFileAnalysis.WakeReport) in
             "\(report.file): " + (report.detections.isEmpty ? "no wake phrase"
                 : report.detections.map { String(format: "'%@' at %.2f s (score %.3f)", $0.keyword, $0.time, $0.score) }
                     .joined(separator: ", "))
-        }) { try VoiceFileAnalysis.wake(path: $0, models: models, configuration: configuration) }
+        }
+        if wake.engine == .neural {
+            let heads = try wake.heads()
+            return try analyseEach(files, json: json, describe: describe) {
+                try VoiceFileAnalysis.wake(path: $0, scorer: try wake.neuralScorer(heads: heads))
+            }
+        }
+        let (models, configuration) = (try wake.models(), wake.configuration)
+        try analyseEach(files, json: json, describe: describe) {
+            try VoiceFileAnalysis.wake(path: $0, models: models, configuration: configuration)
+        }
     }
 }
 
@@ -101,14 +146,23 @@ struct Endpoint: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let (models, configuration) = (try wake.models(), wake.configuration)
-        try analyseEach(files, json: json, describe: { (report: VoiceFileAnalysis.EndpointReport) in
+        let describe = { (report: VoiceFileAnalysis.EndpointReport) in
             "\(report.file): " + (report.commands.isEmpty ? "no command"
                 : report.commands.map { command in
                     let span = command.start.map { start in String(format: "%.2f-%.2f s", start, command.end ?? start) } ?? "none"
                     return String(format: "after '%@' at %.2f s: %@ (%@)", command.keyword, command.wakeTime, span, command.reason)
                 }.joined(separator: "; "))
-        }) { try VoiceFileAnalysis.endpoint(path: $0, models: models, wake: configuration) }
+        }
+        if wake.engine == .neural {
+            let heads = try wake.heads()
+            return try analyseEach(files, json: json, describe: describe) {
+                try VoiceFileAnalysis.endpoint(path: $0, scorer: try wake.neuralScorer(heads: heads))
+            }
+        }
+        let (models, configuration) = (try wake.models(), wake.configuration)
+        try analyseEach(files, json: json, describe: describe) {
+            try VoiceFileAnalysis.endpoint(path: $0, models: models, wake: configuration)
+        }
     }
 }
 
@@ -129,8 +183,26 @@ struct Eval: ParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @Option(help: "Wake engine to measure: dtw or neural.")
+    var engine: WakeEngine = .dtw
+
+    @Option(help: "openWakeWord head for --engine neural (default: the installed head named after --keyword).")
+    var model: String?
+
+    func validate() throws {
+        if engine == .dtw, model != nil { throw ValidationError("--model needs --engine neural") }
+    }
+
     func run() throws {
         let data = try LabelledCorpus(directory: corpus)
+        if engine == .neural {
+            guard let head = model ?? OpenWakeWordModels.installedHead(forKeyword: keyword) else {
+                throw ValidationError("no openWakeWord head for '\(keyword)' in \(OpenWakeWordModels.directory()): give --model FILE.tflite")
+            }
+            let result = try NeuralCorpusEvaluator(corpus: data, headPath: head).run { printStatus($0) }
+            if json { return try printJSON(result) }
+            return print(EvaluationTable.render(result))
+        }
         let builder = WakeWordTemplateBuilder()
         let start = ContinuousClock.now
         let model = try builder.model(for: keyword)

@@ -1,0 +1,152 @@
+public import TFLiteGraph
+
+/// openWakeWord's feature front end, streaming: 16 kHz audio → 32-band mel frames (`melspectrogram`
+/// run on 1760-sample windows every 1280 samples, 8 frames each, scaled `x / 10 + 2`) → one 96-value
+/// embedding every 8 frames (80 ms) from the last 76 frames (`embedding_model`).
+///
+/// Follows pyopen-wakeword 1.1.0 step for step, including its start: the stream is taken to begin
+/// after 8 s of silence, so the first embedding comes after 80 ms of audio. Embeddings made of
+/// that silence alone are not reported. Not `Sendable`: one owner.
+public final class OpenWakeWordFeatures {
+    public static let sampleRate = 16000
+    public static let windowSamples = 1760
+    public static let hopSamples = 1280
+    public static let melBands = 32
+    public static let framesPerWindow = 8
+    public static let embeddingFrames = 76
+    public static let embeddingSize = 96
+    /// Silence before the stream, as pyopen-wakeword's `AUTOFILL_SECONDS` (in hops).
+    static let silentHops = 100
+
+    /// One embedding and where it ends in the stream.
+    public struct Embedding: Sendable, Equatable {
+        /// Index in pyopen-wakeword's numbering (which counts the embeddings of the silence).
+        public var index: Int
+        /// End of the audio it covers, seconds from the start of the stream.
+        public var time: Double
+        public var values: [Float]
+    }
+
+    private let melspectrogram: TFLiteGraph
+    private let embedding: TFLiteGraph
+    /// Samples of the virtual stream (silence + audio) from absolute index `audioOrigin`.
+    private var audio: [Float]
+    private var audioOrigin: Int
+    private var nextWindow: Int
+    /// Mel frames (32 each) from absolute frame `melOrigin`.
+    private var mels: [Float]
+    private var melOrigin: Int
+    private var nextEmbedding: Int
+    /// The embedding model's last run: consecutive windows overlap by 68 frames, and its
+    /// convolutions only slide along time, so each new window recomputes only what changed.
+    private var embeddingStream = TFLiteGraph.StreamState()
+    /// The embedding of pure silence (what the stream starts with).
+    public let silenceEmbedding: [Float]
+    /// Embeddings computed from the previous one's intermediate results (the rest in full).
+    public var incrementalEmbeddings: Int { embeddingStream.incrementalRuns }
+
+    /// - Parameters: melspectrogram and embedding: openWakeWord's two feature models.
+    public init(melspectrogram: TFLiteGraph, embedding: TFLiteGraph) throws(OpenWakeWordError) {
+        try Self.check(melspectrogram, input: [1, Self.windowSamples])
+        try Self.check(embedding, input: [1, Self.embeddingFrames, Self.melBands, 1])
+        self.melspectrogram = melspectrogram
+        self.embedding = embedding
+        // Windows that hold only silence give identical frames, and those frames identical
+        // embeddings: compute each once and start as if the silent windows had run.
+        let silentFrames = try Self.melFrames(melspectrogram, Array(repeating: 0, count: Self.windowSamples))
+        let lastSilentWindow = Self.silentHops - 1
+        let silentFrameCount = lastSilentWindow * Self.framesPerWindow
+        var frames: [Float] = []
+        for frame in 0..<Self.embeddingFrames {
+            let within = frame % Self.framesPerWindow
+            frames += silentFrames[(within * Self.melBands)..<((within + 1) * Self.melBands)]
+        }
+        silenceEmbedding = try Self.embed(embedding, frames)
+        nextEmbedding = (silentFrameCount - Self.embeddingFrames) / Self.framesPerWindow + 1
+        melOrigin = nextEmbedding * Self.framesPerWindow
+        mels = Array(frames.prefix((silentFrameCount - melOrigin) * Self.melBands))
+        nextWindow = lastSilentWindow
+        audioOrigin = lastSilentWindow * Self.hopSamples
+        audio = Array(repeating: 0, count: Self.silentHops * Self.hopSamples - audioOrigin)
+    }
+
+    /// Loads the two feature models from the installed folder.
+    public convenience init(directory: String = OpenWakeWordModels.directory()) throws(OpenWakeWordError) {
+        try self.init(
+            melspectrogram: try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory),
+            embedding: try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory))
+    }
+
+    /// Takes 16 kHz mono samples (−1...1); returns the embeddings they completed, in order.
+    public func process(_ samples: some Collection<Float>) -> [Embedding] {
+        audio.reserveCapacity(audio.count + samples.count)
+        for sample in samples { audio.append(sample * 32768) }  // the models expect int16 values
+        var result: [Embedding] = []
+        while (nextWindow * Self.hopSamples - audioOrigin) + Self.windowSamples <= audio.count {
+            let start = nextWindow * Self.hopSamples - audioOrigin
+            // The shapes were checked at init, so the graphs cannot reject these inputs.
+            mels += (try? Self.melFrames(melspectrogram, Array(audio[start..<(start + Self.windowSamples)]))) ?? []
+            nextWindow += 1
+            result += embeddings()
+        }
+        let consumed = nextWindow * Self.hopSamples - audioOrigin
+        if consumed > 0 {
+            audio.removeFirst(consumed)
+            audioOrigin += consumed
+        }
+        return result
+    }
+
+    private func embeddings() -> [Embedding] {
+        var result: [Embedding] = []
+        let available = melOrigin + mels.count / Self.melBands
+        while nextEmbedding * Self.framesPerWindow + Self.embeddingFrames <= available {
+            let first = nextEmbedding * Self.framesPerWindow - melOrigin
+            let window = Array(mels[(first * Self.melBands)..<((first + Self.embeddingFrames) * Self.melBands)])
+            let values = (try? Self.embed(embedding, window, stream: &embeddingStream)) ?? []
+            let lastFrame = nextEmbedding * Self.framesPerWindow + Self.embeddingFrames - 1
+            let end = lastFrame * 160 + 512 - Self.silentHops * Self.hopSamples
+            result.append(Embedding(index: nextEmbedding, time: max(0, Double(end) / Double(Self.sampleRate)), values: values))
+            nextEmbedding += 1
+        }
+        let drop = nextEmbedding * Self.framesPerWindow - melOrigin
+        if drop > 0 {
+            mels.removeFirst(min(mels.count, drop * Self.melBands))
+            melOrigin += drop
+        }
+        return result
+    }
+
+    /// One window's 8 mel frames, scaled as pyopen-wakeword does.
+    static func melFrames(_ graph: TFLiteGraph, _ window: [Float]) throws(OpenWakeWordError) -> [Float] {
+        do {
+            let output = try graph.run([Tensor(shape: [1, window.count], values: window)])[0]
+            return output.values.map { $0 / 10 + 2 }
+        } catch {
+            throw .graph(error)
+        }
+    }
+
+    static func embed(_ graph: TFLiteGraph, _ frames: [Float], stream: inout TFLiteGraph.StreamState) throws(OpenWakeWordError) -> [Float] {
+        do {
+            let input = Tensor(shape: [1, embeddingFrames, melBands, 1], values: frames)
+            return try graph.run([input], shiftedBy: framesPerWindow, state: &stream)[0].values
+        } catch {
+            throw .graph(error)
+        }
+    }
+
+    static func embed(_ graph: TFLiteGraph, _ frames: [Float]) throws(OpenWakeWordError) -> [Float] {
+        do {
+            return try graph.run([Tensor(shape: [1, embeddingFrames, melBands, 1], values: frames)])[0].values
+        } catch {
+            throw .graph(error)
+        }
+    }
+
+    private static func check(_ graph: TFLiteGraph, input shape: [Int]) throws(OpenWakeWordError) {
+        guard graph.inputs.count == 1, graph.outputs.count == 1, graph.inputs[0].accepts(shape) else {
+            throw .unexpectedModel(file: graph.file, reason: "expected one input taking \(shape), it has \(graph.inputs)")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// NumPy-style broadcasting of two shapes, and the index maps that follow from it.
+enum Broadcast {
+    static func shape(_ a: [Int], _ b: [Int]) throws(KernelError) -> [Int] {
+        let rank = max(a.count, b.count)
+        let a = [Int](repeating: 1, count: rank - a.count) + a
+        let b = [Int](repeating: 1, count: rank - b.count) + b
+        var result: [Int] = []
+        for (x, y) in zip(a, b) {
+            guard x == y || x == 1 || y == 1 else { throw KernelError("shapes \(a) and \(b) do not broadcast") }
+            result.append(x == 1 ? y : x)
+        }
+        return result
+    }
+
+    /// For each element of `output` (row-major), the index of the element of `input` it reads.
+    static func indices(from input: [Int], to output: [Int]) -> [Int] {
+        let padded = [Int](repeating: 1, count: output.count - input.count) + input
+        let inputStrides = Tensor.strides(padded)
+        let strides = padded.indices.map { padded[$0] == 1 ? 0 : inputStrides[$0] }
+        let count = output.reduce(1, *)
+        var result = [Int](repeating: 0, count: count)
+        var position = [Int](repeating: 0, count: output.count)
+        var offset = 0
+        for i in 0..<count {
+            result[i] = offset
+            var axis = output.count - 1
+            while axis >= 0 {
+                position[axis] += 1
+                offset += strides[axis]
+                if position[axis] < output[axis] { break }
+                offset -= strides[axis] * position[axis]
+                position[axis] = 0
+                axis -= 1
+            }
+        }
+        return result
+    }
+}

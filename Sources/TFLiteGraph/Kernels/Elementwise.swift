@@ -1,0 +1,96 @@
+/// Element-wise operators: binary with broadcasting (fast paths for equal shapes, a scalar, or a
+/// trailing vector), unary functions, LEAKY_RELU and SOFTMAX. Loops over contiguous buffers the
+/// compiler vectorises.
+enum Elementwise {
+    static func binary(_ operation: BinaryOperation, _ a: Tensor, _ b: Tensor, activation: FusedActivation) throws(KernelError) -> Tensor {
+        let shape = try Broadcast.shape(a.shape, b.shape)
+        var output: [Float]
+        // One specialised loop per operation, so each inner loop is inlined and vectorised.
+        switch operation {
+        case .add: output = combine(a, b, shape) { $0 + $1 }
+        case .subtract: output = combine(a, b, shape) { $0 - $1 }
+        case .multiply: output = combine(a, b, shape) { $0 * $1 }
+        case .divide: output = combine(a, b, shape) { $0 / $1 }
+        case .maximum: output = combine(a, b, shape) { Swift.max($0, $1) }
+        case .minimum: output = combine(a, b, shape) { Swift.min($0, $1) }
+        case .greaterEqual: output = combine(a, b, shape) { $0 >= $1 ? 1 : 0 }
+        }
+        activation.apply(&output)
+        return Tensor(shape: shape, values: output, elementType: operation == .greaterEqual ? .bool : a.elementType)
+    }
+
+    @inline(__always)
+    private static func combine(_ a: Tensor, _ b: Tensor, _ shape: [Int], _ f: (Float, Float) -> Float) -> [Float] {
+        let count = shape.reduce(1, *)
+        var output = [Float](repeating: 0, count: count)
+        a.values.withUnsafeBufferPointer { x in
+            b.values.withUnsafeBufferPointer { y in
+                output.withUnsafeMutableBufferPointer { out in
+                    if x.count == count, y.count == count {
+                        for i in 0..<count { out[i] = f(x[i], y[i]) }
+                    } else if y.count == 1, x.count == count {
+                        let v = y[0]
+                        for i in 0..<count { out[i] = f(x[i], v) }
+                    } else if x.count == 1, y.count == count {
+                        let v = x[0]
+                        for i in 0..<count { out[i] = f(v, y[i]) }
+                    } else if x.count == count, y.count > 0, shape.suffix(b.shape.count).elementsEqual(b.shape) {
+                        let width = y.count
+                        for i in 0..<count { out[i] = f(x[i], y[i % width]) }
+                    } else {
+                        let xi = Broadcast.indices(from: a.shape, to: shape)
+                        let yi = Broadcast.indices(from: b.shape, to: shape)
+                        for i in 0..<count { out[i] = f(x[xi[i]], y[yi[i]]) }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    static func unary(_ operation: UnaryOperation, _ input: Tensor) -> Tensor {
+        var output = input
+        output.values.withUnsafeMutableBufferPointer { v in
+            switch operation {
+            case .logistic: for i in v.indices { v[i] = 1 / (1 + _exp(-v[i])) }
+            case .log: for i in v.indices { v[i] = _log(v[i]) }
+            case .exp: for i in v.indices { v[i] = _exp(v[i]) }
+            case .sqrt: for i in v.indices { v[i] = v[i].squareRoot() }
+            case .rsqrt: for i in v.indices { v[i] = 1 / v[i].squareRoot() }
+            case .relu: for i in v.indices { v[i] = Swift.max(v[i], 0) }
+            case .relu6: for i in v.indices { v[i] = Swift.min(Swift.max(v[i], 0), 6) }
+            case .tanh: for i in v.indices { v[i] = _tanh(v[i]) }
+            }
+        }
+        return output
+    }
+
+    static func leakyRelu(_ input: Tensor, alpha: Float) -> Tensor {
+        var output = input
+        output.values.withUnsafeMutableBufferPointer { v in
+            for i in v.indices { v[i] = v[i] >= 0 ? v[i] : alpha * v[i] }
+        }
+        return output
+    }
+
+    /// Softmax over the last axis.
+    static func softmax(_ input: Tensor, beta: Float) -> Tensor {
+        var output = input
+        guard let width = input.shape.last, width > 0 else { return output }
+        output.values.withUnsafeMutableBufferPointer { v in
+            var row = 0
+            while row < v.count {
+                var peak = -Float.infinity
+                for j in 0..<width { peak = Swift.max(peak, v[row + j]) }
+                var sum: Float = 0
+                for j in 0..<width {
+                    v[row + j] = _exp(beta * (v[row + j] - peak))
+                    sum += v[row + j]
+                }
+                for j in 0..<width { v[row + j] /= sum }
+                row += width
+            }
+        }
+        return output
+    }
+}

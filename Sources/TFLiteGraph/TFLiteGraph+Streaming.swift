@@ -1,0 +1,164 @@
+/// Streaming runs: when each input continues the previous one shifted along axis 1 (time), a
+/// convolution stack that only slides along that axis recomputes just the rows the new input
+/// reaches and keeps the rest of its previous output.
+///
+/// Follows the shift through operators that preserve it: element-wise operators against
+/// constants, PAD with no padding on axis 1, MAX/AVERAGE_POOL and CONV_2D with no padding on
+/// axis 1 and a stride dividing the shift. Those compute only their last `shift / stride` output
+/// rows, from the input rows that reach them. Anything else computes in full (and the shift is
+/// no longer followed), so the result is always ``TFLiteGraph/run(_:)``'s, up to float rounding.
+extension TFLiteGraph {
+    /// What a streaming run keeps between calls; one per stream.
+    public struct StreamState: Sendable {
+        var values: [Tensor?] = []
+        /// Runs that reused rows (for tests and benchmarks).
+        public internal(set) var incrementalRuns = 0
+
+        public init() {}
+    }
+
+    /// Runs the main subgraph on `inputs`, whose first input is the previous call's shifted by
+    /// `shift` rows along axis 1 (verified: if it is not, or on the first call, all is computed).
+    public func run(_ inputs: [Tensor], shiftedBy shift: Int, state: inout StreamState) throws(TFLiteGraphError) -> [Tensor] {
+        guard inputs.count == self.inputs.count else { return try run(inputs) }
+        for (index, (given, expected)) in zip(inputs, self.inputs).enumerated() where !expected.accepts(given.shape) {
+            throw TFLiteGraphError(file: file, problem: .wrongInput("input \(index) \(expected) cannot take shape \(given.shape)"))
+        }
+        let graph = subgraphs[0]
+        var shifts = [Int?](repeating: nil, count: graph.tensors.count)
+        if let slot = graph.inputs.first, state.values.count == graph.tensors.count, let previous = state.values[slot],
+            Self.continues(inputs[0], previous, shift: shift)
+        {
+            shifts[slot] = shift
+        }
+        var values = graph.constants
+        for (slot, tensor) in zip(graph.inputs, inputs) { values[slot] = tensor }
+        // Taken out of the state so each kept tensor is uniquely owned and shifts in place.
+        var previous = state.values
+        state.values = []
+        var reused = false
+        for (position, operation) in graph.operations.enumerated() {
+            do {
+                let inShift = operation.inputs.first.flatMap { $0 >= 0 ? shifts[$0] : nil }
+                if let inShift, let (result, outShift, partial) = try streamed(
+                    operation, values: values, graph: graph, previous: &previous, shift: inShift)
+                {
+                    values[operation.outputs[0]] = result
+                    shifts[operation.outputs[0]] = outShift
+                    reused = reused || partial
+                    continue
+                }
+                let results = try execute(operation, values: values, depth: 0)
+                for (slot, result) in zip(operation.outputs, results) { values[slot] = result }
+            } catch let error as KernelError {
+                throw TFLiteGraphError(file: file, problem: .invalidOperands(
+                    operatorName: operation.builtin.name, subgraph: 0, index: position, reason: error.reason))
+            } catch let error as TFLiteGraphError {
+                throw error
+            } catch {
+                throw TFLiteGraphError(file: file, problem: .invalidModel("\(error)"))
+            }
+        }
+        state.values = values
+        if reused { state.incrementalRuns += 1 }
+        var outputs: [Tensor] = []
+        for slot in graph.outputs {
+            guard let value = values[slot] else {
+                throw TFLiteGraphError(file: file, problem: .invalidModel("output '\(graph.tensors[slot].name)' is never computed"))
+            }
+            outputs.append(value)
+        }
+        return outputs
+    }
+
+    /// Whether `current`'s rows `0..<H−shift` along axis 1 equal `previous`'s rows `shift..<H`.
+    static func continues(_ current: Tensor, _ previous: Tensor, shift: Int) -> Bool {
+        guard current.shape == previous.shape, current.shape.count >= 2, current.shape[0] == 1,
+            shift > 0, shift < current.shape[1]
+        else { return false }
+        let row = current.shape[2...].reduce(1, *)
+        let kept = (current.shape[1] - shift) * row
+        return current.values[0..<kept].elementsEqual(previous.values[(shift * row)..<(shift * row + kept)])
+    }
+
+    /// One operator on a shifted input: `nil` when the shift cannot be followed through it.
+    private func streamed(
+        _ operation: Operation, values: [Tensor?], graph: PreparedSubgraph, previous: inout [Tensor?], shift: Int
+    ) throws -> (result: Tensor, shift: Int, partial: Bool)? {
+        guard operation.outputs.count == 1, let input = values[operation.inputs[0]], input.shape.count == 4 else { return nil }
+        func constant(_ position: Int) -> Tensor? {
+            guard position < operation.inputs.count, operation.inputs[position] >= 0 else { return nil }
+            return graph.constants[operation.inputs[position]]
+        }
+        // How the operator moves along axis 1: output rows, and input rows per output row.
+        let rows: Int, stride: Int
+        switch operation.kind {
+        case .unary, .leakyRelu:
+            (rows, stride) = (input.shape[1], 1)
+        case .binary:
+            // The other operand must not vary along axis 1: a constant without that axis.
+            guard let other = constant(1), other.count == 1 || other.shape.count <= input.shape.count - 2 else { return nil }
+            (rows, stride) = (input.shape[1], 1)
+        case .pad:
+            guard let paddings = constant(1), paddings.count == 2 * input.shape.count,
+                paddings.values[2] == 0, paddings.values[3] == 0
+            else { return nil }
+            return (try execute(operation, values: values, depth: 0)[0], shift, false)
+        case .pool(let p):
+            let (size, padTop) = Convolution.outputSize(
+                input: input.shape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)
+            guard padTop == 0, Self.noBottomPadding(input.shape[1], p.filterHeight, p.strideHeight, 1, p.samePadding) else { return nil }
+            (rows, stride) = (size, p.strideHeight)
+        case .conv2D(let p):
+            guard let filter = constant(1), filter.shape.count == 4,
+                Self.noBottomPadding(input.shape[1], filter.shape[1], p.strideHeight, p.dilationHeight, p.samePadding)
+            else { return nil }
+            let (size, padTop) = Convolution.outputSize(
+                input: input.shape[1], filter: filter.shape[1], stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
+            guard padTop == 0 else { return nil }
+            (rows, stride) = (size, p.strideHeight)
+        default:
+            return nil
+        }
+        guard shift % stride == 0 else { return nil }
+        let newRows = shift / stride
+        let slot = operation.outputs[0]
+        guard newRows < rows, slot < previous.count, var last = previous[slot], last.shape.count == 4, last.shape[0] == 1,
+            last.shape[1] == rows
+        else {
+            return (try execute(operation, values: values, depth: 0)[0], newRows, false)
+        }
+        // The operator on the input rows that reach its new output rows, joined to the kept rows.
+        let tail = input.rows(from: (rows - newRows) * stride)
+        let fresh = try execute(operation, values: values, depth: 0, firstInput: tail)[0]
+        guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last.shape[2...] else { return nil }
+        let row = last.shape[2...].reduce(1, *)
+        let kept = (rows - newRows) * row
+        previous[slot] = nil  // `last` is now the only owner: shift its rows in place
+        last.values.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            base.update(from: base + newRows * row, count: kept)
+            fresh.values.withUnsafeBufferPointer { (base + kept).update(from: $0.baseAddress!, count: $0.count) }
+        }
+        last.elementType = fresh.elementType
+        return (last, newRows, true)
+    }
+
+    /// Whether SAME padding adds nothing along an axis (VALID never does).
+    static func noBottomPadding(_ size: Int, _ filter: Int, _ stride: Int, _ dilation: Int, _ same: Bool) -> Bool {
+        guard same else { return true }
+        let effective = (filter - 1) * dilation + 1
+        let out = (size + stride - 1) / stride
+        return (out - 1) * stride + effective - size <= 0
+    }
+}
+
+extension Tensor {
+    /// Rows `first...` along axis 1 of a batch-of-one tensor.
+    func rows(from first: Int) -> Tensor {
+        let row = shape[2...].reduce(1, *)
+        var shape = self.shape
+        shape[1] -= first
+        return Tensor(shape: shape, values: Array(values[(first * row)...]), elementType: elementType)
+    }
+}

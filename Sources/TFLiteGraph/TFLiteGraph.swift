@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A float `.tflite` model read from its FlatBuffer and run by this target's own kernels, with
+/// no TensorFlow runtime. Immutable after loading: `run` may be called from any thread.
+///
+/// Supports the operators of ``BuiltinOperator`` on float32 tensors (bool and int32 operands
+/// for conditions, shapes and axes), including `IF` over subgraphs. Every error names the file.
+public struct TFLiteGraph: Sendable {
+    /// A model input or output as the file declares it.
+    public struct TensorDescription: Sendable, Equatable, CustomStringConvertible {
+        public var name: String
+        public var shape: [Int]
+        /// The shape with `-1` where the caller chooses the size, when the file says.
+        public var signature: [Int]?
+        public var elementType: TensorElementType
+
+        public var description: String { "'\(name)' \(elementType) \(signature ?? shape)" }
+
+        /// Whether a tensor of `shape` can be given for this input.
+        public func accepts(_ shape: [Int]) -> Bool {
+            guard let signature else { return shape == self.shape }
+            return signature.count == shape.count && zip(signature, shape).allSatisfy { $0 == -1 || $0 == $1 }
+        }
+    }
+
+    struct PreparedSubgraph: Sendable {
+        var name: String
+        var tensors: [TensorDescription]
+        var constants: [Tensor?]
+        var inputs: [Int]
+        var outputs: [Int]
+        var operations: [Operation]
+    }
+
+    /// The file's path as given (or the name given for bytes), used in messages.
+    public let file: String
+    public let inputs: [TensorDescription]
+    public let outputs: [TensorDescription]
+    let subgraphs: [PreparedSubgraph]
+
+    /// Loads the model at `path`.
+    public init(contentsOf path: String) throws(TFLiteGraphError) {
+        guard let handle = fopen(path, "rb") else {
+            throw TFLiteGraphError(file: path, problem: .unreadable(String(cString: strerror(errno))))
+        }
+        defer { fclose(handle) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
+            if read > 0 { bytes.append(contentsOf: chunk[0..<read]) }
+            if read < chunk.count { break }
+        }
+        if ferror(handle) != 0 { throw TFLiteGraphError(file: path, problem: .unreadable("read error")) }
+        try self.init(bytes: bytes, name: path)
+    }
+
+    /// Loads a model from memory; `name` stands for the file in messages.
+    public init(bytes: [UInt8], name: String) throws(TFLiteGraphError) {
+        file = name
+        let model: TFLiteModel
+        do {
+            model = try TFLiteModel(bytes: bytes)
+        } catch {
+            switch error {
+            case .outOfBounds(let bounds):
+                throw TFLiteGraphError(file: name, problem: .truncated(offset: bounds.offset, needed: bounds.length, size: bounds.size))
+            case .invalid(let reason): throw TFLiteGraphError(file: name, problem: .invalidModel(reason))
+            }
+        }
+        var prepared: [PreparedSubgraph] = []
+        for (graphIndex, graph) in model.subgraphs.enumerated() {
+            var operations: [Operation] = []
+            for (index, info) in graph.operators.enumerated() {
+                guard let builtin = BuiltinOperator(rawValue: info.builtinCode) else {
+                    throw TFLiteGraphError(file: name, problem: .unsupportedOperator(
+                        name: BuiltinOperator.name(ofCode: info.builtinCode), code: info.builtinCode, subgraph: graphIndex, index: index))
+                }
+                do {
+                    let operation = try Operation(info, builtin: builtin)
+                    if case .ifThenElse(let then, let otherwise) = operation.kind,
+                        !model.subgraphs.indices.contains(then) || !model.subgraphs.indices.contains(otherwise) {
+                        throw TFLiteGraphError(file: name, problem: .invalidModel("IF at subgraph \(graphIndex) operator \(index) names a missing subgraph"))
+                    }
+                    operations.append(operation)
+                } catch let error as FlatBufferReader.OutOfBounds {
+                    throw TFLiteGraphError(file: name, problem: .truncated(offset: error.offset, needed: error.length, size: error.size))
+                } catch let error as TFLiteGraphError {
+                    throw error
+                } catch {
+                    throw TFLiteGraphError(file: name, problem: .invalidModel("\(error)"))
+                }
+            }
+            let tensors = graph.tensors.map {
+                TensorDescription(name: $0.name, shape: $0.shape, signature: $0.signature, elementType: $0.elementType)
+            }
+            prepared.append(PreparedSubgraph(
+                name: graph.name, tensors: tensors, constants: graph.tensors.map(\.constant),
+                inputs: graph.inputs, outputs: graph.outputs, operations: operations))
+        }
+        subgraphs = prepared
+        inputs = prepared[0].inputs.map { prepared[0].tensors[$0] }
+        outputs = prepared[0].outputs.map { prepared[0].tensors[$0] }
+    }
+
+    /// Runs the main subgraph. `inputs` must match ``inputs`` in count and shape (dimensions
+    /// the file marks `-1` are free).
+    public func run(_ inputs: [Tensor]) throws(TFLiteGraphError) -> [Tensor] {
+        guard inputs.count == self.inputs.count else {
+            throw TFLiteGraphError(file: file, problem: .wrongInput("the model takes \(self.inputs.count) inputs, got \(inputs.count)"))
+        }
+        for (index, (given, expected)) in zip(inputs, self.inputs).enumerated() where !expected.accepts(given.shape) {
+            throw TFLiteGraphError(file: file, problem: .wrongInput("input \(index) \(expected) cannot take shape \(given.shape)"))
+        }
+        return try run(subgraph: 0, inputs, depth: 0)
+    }
+
+    func run(subgraph index: Int, _ inputs: [Tensor], depth: Int) throws(TFLiteGraphError) -> [Tensor] {
+        guard depth < 16 else { throw TFLiteGraphError(file: file, problem: .invalidModel("IF subgraphs nest deeper than 16 (a cycle?)")) }
+        let graph = subgraphs[index]
+        guard inputs.count == graph.inputs.count else {
+            throw TFLiteGraphError(file: file, problem: .invalidModel("subgraph \(index) takes \(graph.inputs.count) inputs, given \(inputs.count)"))
+        }
+        var values = graph.constants
+        for (slot, tensor) in zip(graph.inputs, inputs) { values[slot] = tensor }
+        for (position, operation) in graph.operations.enumerated() {
+            let results: [Tensor]
+            do {
+                results = try execute(operation, values: values, depth: depth)
+            } catch let error as KernelError {
+                throw TFLiteGraphError(file: file, problem: .invalidOperands(
+                    operatorName: operation.builtin.name, subgraph: index, index: position, reason: error.reason))
+            } catch let error as TFLiteGraphError {
+                throw error
+            } catch {
+                throw TFLiteGraphError(file: file, problem: .invalidModel("\(error)"))
+            }
+            guard results.count == operation.outputs.count else {
+                throw TFLiteGraphError(file: file, problem: .invalidOperands(
+                    operatorName: operation.builtin.name, subgraph: index, index: position,
+                    reason: "produced \(results.count) outputs, the file lists \(operation.outputs.count)"))
+            }
+            for (slot, result) in zip(operation.outputs, results) { values[slot] = result }
+        }
+        var outputs: [Tensor] = []
+        for slot in graph.outputs {
+            guard let value = values[slot] else {
+                throw TFLiteGraphError(file: file, problem: .invalidModel("subgraph \(index) output '\(graph.tensors[slot].name)' is never computed"))
+            }
+            outputs.append(value)
+        }
+        return outputs
+    }
+}

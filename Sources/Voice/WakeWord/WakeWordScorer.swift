@@ -1,0 +1,25 @@
+/// A wake-word engine the ``VoicePipeline`` drives: the template matcher (``WakeWordDetector``)
+/// or a neural model (the `OpenWakeWord` target). One owner, no threads.
+///
+/// The pipeline calls ``process(samples:logMel:)`` once per 10 ms log-mel frame with the samples
+/// that completed that frame (400 for the first, 160 after), so an engine may work on either the
+/// shared log-mel features or the raw audio, and ``finish(samples:)`` with the samples that
+/// completed no frame. Together the calls hand over every sample exactly once, in order.
+public protocol WakeWordScorer: AnyObject {
+    /// One step: 16 kHz mono samples (−1...1) and the frame's log-mel energies.
+    /// Returns the wake phrases whose decision this step completed.
+    func process(samples: ArraySlice<Float>, logMel: [Float]) -> [WakeWordDetection]
+
+    /// The stream ended: the last samples, and any decision still pending.
+    func finish(samples: ArraySlice<Float>) -> [WakeWordDetection]
+}
+
+extension WakeWordDetector: WakeWordScorer {
+    public func process(samples: ArraySlice<Float>, logMel: [Float]) -> [WakeWordDetection] {
+        process(logMel: logMel)
+    }
+
+    public func finish(samples: ArraySlice<Float>) -> [WakeWordDetection] {
+        finish()
+    }
+}

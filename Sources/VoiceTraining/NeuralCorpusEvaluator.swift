@@ -1,0 +1,116 @@
+import Foundation
+import AudioCore
+#if canImport(Glibc)
+import Glibc
+#endif
+public import OpenWakeWord
+public import TFLiteGraph
+public import Voice
+
+/// Runs an openWakeWord head natively over a ``LabelledCorpus``: records every score once, then
+/// replays the live decision rule (``WakeDecision``) at each threshold, scored like `eval`.
+public struct NeuralCorpusEvaluator {
+    public var corpus: LabelledCorpus
+    public var melspectrogram: TFLiteGraph
+    public var embedding: TFLiteGraph
+    public var head: TFLiteGraph
+    /// The thresholds tried for the best operating points.
+    public var thresholds: [Float] = stride(from: 0.005, through: 0.995, by: 0.005).map { Float($0) }
+
+    public init(corpus: LabelledCorpus, melspectrogram: TFLiteGraph, embedding: TFLiteGraph, head: TFLiteGraph) {
+        self.corpus = corpus
+        self.melspectrogram = melspectrogram
+        self.embedding = embedding
+        self.head = head
+    }
+
+    /// The front end from the installed models and the head at `headPath`.
+    public init(corpus: LabelledCorpus, headPath: String, directory: String = OpenWakeWordModels.directory()) throws(OpenWakeWordError) {
+        self.init(
+            corpus: corpus, melspectrogram: try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory),
+            embedding: try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory),
+            head: try OpenWakeWordModels.load(path: headPath))
+    }
+
+    /// CPU time of this thread: the real-time factors compare CPU, not wall time, on a shared machine.
+    static func cpuSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    public func run(log: (String) -> Void = { _ in }) throws(OpenWakeWordError) -> WakeEngineEvaluation {
+        struct Recorded {
+            var entry: LabelledCorpus.Entry
+            var duration: Double
+            var trace: [(time: Double, score: Float)]
+        }
+        var recorded: [Recorded] = []
+        var ratios: [Double] = []
+        var compute = 0.0, audioTime = 0.0
+        for (number, entry) in corpus.entries.enumerated() {
+            let audio: AudioBuffer
+            do {
+                audio = try VoiceInput.prepare(AudioFileReader.read(corpus.path(of: entry)))
+            } catch {
+                log("skipping \(entry.file): \(error)")
+                continue
+            }
+            let start = Self.cpuSeconds()
+            let features = try OpenWakeWordFeatures(melspectrogram: melspectrogram, embedding: embedding)
+            let classifier = try OpenWakeWordHead(graph: head, silence: features.silenceEmbedding)
+            var trace: [(time: Double, score: Float)] = []
+            for embedding in features.process(audio.samples) {
+                trace.append((embedding.time, try classifier.score(embedding.values)))
+            }
+            let elapsed = Self.cpuSeconds() - start
+            compute += elapsed
+            audioTime += audio.duration
+            ratios.append(elapsed / audio.duration)
+            recorded.append(Recorded(entry: entry, duration: audio.duration, trace: trace))
+            if (number + 1) % 100 == 0 { log("\(number + 1)/\(corpus.entries.count) files") }
+        }
+        func evaluation(at threshold: Float) -> WakeWordEvaluation {
+            WakeWordEvaluation(trials: recorded.map { file in
+                let detections = WakeDecision.detections(in: file.trace, threshold: threshold).map {
+                    WakeWordDetection(keyword: "", time: $0.time, start: $0.time, score: Double($0.score), matchScore: Double($0.score))
+                }
+                return WakeWordTrial(occurrences: file.entry.keywords.map { $0.start...$0.end }, detections: detections,
+                                     durationSeconds: file.duration, isConfusable: file.entry.kind == "confusable")
+            })
+        }
+        let rows = thresholds.map { evaluation(at: $0).row(threshold: Double($0)) }
+        func best(_ limit: Double) -> DETRow? {
+            rows.filter { $0.falseAcceptsPerHour <= limit }.min { $0.falseRejectionRate < $1.falseRejectionRate }
+        }
+        let sensitivities = stride(from: 0.0, through: 1.0, by: 0.1).map { $0 }
+        return WakeEngineEvaluation(
+            engine: "neural", model: head.file, files: recorded.count, hours: audioTime / 3600,
+            occurrences: recorded.reduce(0) { $0 + $1.entry.keywords.count },
+            det: sensitivities.map { sensitivity in
+                var row = evaluation(at: Float(1 - sensitivity)).row(threshold: 1 - sensitivity)
+                row.sensitivity = sensitivity
+                return row
+            },
+            bestAtZeroFAPerHour: best(0), bestAtOneFAPerHour: best(1), bestAtTwoFAPerHour: best(2), bestAtFiveFAPerHour: best(5),
+            wakeRTF: audioTime > 0 ? compute / audioTime : 0, wakeRTFMedian: CorpusEvaluator.median(ratios))
+    }
+}
+
+/// One wake engine measured on a corpus: the DET table by sensitivity, the best false-rejection
+/// rates at a false-accept budget, and real-time factors (CPU time of the front end and head /
+/// audio time; the median is over files).
+public struct WakeEngineEvaluation: Sendable, Codable {
+    public var engine: String
+    public var model: String
+    public var files: Int
+    public var hours: Double
+    public var occurrences: Int
+    public var det: [DETRow]
+    public var bestAtZeroFAPerHour: DETRow?
+    public var bestAtOneFAPerHour: DETRow?
+    public var bestAtTwoFAPerHour: DETRow?
+    public var bestAtFiveFAPerHour: DETRow?
+    public var wakeRTF: Double
+    public var wakeRTFMedian: Double
+}

@@ -1,0 +1,74 @@
+import Foundation
+import AudioCore
+import Testing
+import OpenWakeWord
+import Speech
+import TFLiteGraph
+import TestKit
+@testable import VoiceTraining
+
+/// Heads trained from text (small settings: these run in a debug build).
+@Suite("Neural heads trained from text", .serialized)
+struct NeuralHeadTrainerTests {
+    /// Trains in a fresh `voice-eval` process (libespeak-ng keeps state between syntheses, so
+    /// only a fresh process repeats a training exactly); returns the head file's bytes.
+    static func train(seed: UInt64, _ settings: [String], directory: TemporaryDirectory) throws -> [UInt8] {
+        _ = try ParityTests.requireModels()
+        let out = directory.path("head-\(seed)-\(settings.joined().filter(\.isNumber)).tflite")
+        // Niced: the suites that wait on real sound servers run next to this and must not starve.
+        let result = try Run.command("nice", ["-n", "19", Run.productPath("voice-eval"), "train-head", "--keyword", "hey jarvis", "--seed", "\(seed)",
+                                                                  "--no-cache", "--out", out, "--hold-out", "en-gb-scotland"] + settings)
+        guard result.status == 0, let data = FileManager.default.contents(atPath: out) else {
+            throw TestFailure("voice-eval train-head failed (\(result.status)): \(result.stderr)")
+        }
+        return [UInt8](data)
+    }
+
+    /// The head's highest probability over a WAV file, run as the live engine runs it.
+    static func peak(_ head: [UInt8], _ path: String) throws -> Float {
+        let directory = try ParityTests.requireModels()
+        let features = try OpenWakeWordFeatures(directory: directory)
+        let graph = try TFLiteGraph(bytes: head, name: "trained.tflite")
+        let head = try OpenWakeWordHead(graph: graph, silence: features.silenceEmbedding)
+        let samples = try AudioFileReader.read(path).samples
+        return try features.process(samples).map { try head.score($0.values) }.max() ?? 0
+    }
+
+    /// The fit alone, on fixed examples: the same seed gives the same bytes, another seed others.
+    /// (Whole trainings repeat exactly across processes, `voice-eval train-head` twice; two in
+    /// one process can differ: libespeak-ng keeps state between syntheses.)
+    @Test func sameSeedSameFit() {
+        var data = SeededGenerator(seed: 5)
+        var examples = NeuralHeadTrainer.Examples()
+        for _ in 0..<40 { examples.positives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() + 0.5 }) }
+        for _ in 0..<80 { examples.negatives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() }) }
+        let trainer = NeuralHeadTrainer(seed: 3, hiddenUnits: 4, epochs: 3)
+        func fit(_ seed: UInt64) -> [UInt8] {
+            var generator = SeededGenerator(seed: seed)
+            return trainer.fit(examples, generator: &generator).tflite(description: "x")
+        }
+        #expect(fit(1) == fit(1))
+        #expect(fit(1) != fit(2))
+    }
+
+    /// (Another seed giving another head is checked on the fit alone, above.)
+    @Test func sameSeedSameHeadFile() async throws {
+        let directory = TemporaryDirectory()
+        let tiny = ["--positives", "6", "--hidden", "4", "--epochs", "2", "--sentences", "2", "--repeats", "1"]
+        let first = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
+        let second = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
+        #expect(second == first, "the same seed trained a different head")
+    }
+
+    @Test func firesOnAHeldBackVoiceAndNotOnConfusables() async throws {
+        let directory = TemporaryDirectory()
+        let settings = ["--positives", "60", "--hidden", "8", "--epochs", "8", "--sentences", "12", "--repeats", "1"]
+        let head = try await offCooperativePool { try Self.train(seed: 1, settings, directory: directory) }
+        let heard = try TestAudio.spoken("hey jarvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
+        let confusable = try TestAudio.spoken("hey marvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
+        defer { for path in [heard, confusable] { try? FileManager.default.removeItem(atPath: path) } }
+        let scores = try await offCooperativePool { (try Self.peak(head, heard), try Self.peak(head, confusable)) }
+        #expect(scores.0 >= 0.5)
+        #expect(scores.1 < 0.5)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import AudioCore
+import OpenWakeWord
+import TFLiteGraph
+import TestKit
+
+@Suite("openWakeWord natively: parity with pyopen-wakeword 1.1.0", .serialized)
+struct ParityTests {
+    static func requireModels() throws -> String {
+        let directory = OpenWakeWordModels.directory()
+        guard OpenWakeWordModels.featureModelsInstalled(in: directory), FileManager.default.fileExists(atPath: directory + "/hey_jarvis.tflite") else {
+            try Test.cancel("openWakeWord models are not installed in \(directory); scripts/bootstrap installs them")
+        }
+        return directory
+    }
+
+    /// Our embeddings, fed in `chunk`-sample pieces.
+    static func embeddings(of path: String, chunk: Int, directory: String) throws -> [OpenWakeWordFeatures.Embedding] {
+        let samples = try AudioFileReader.read(path).samples
+        let features = try OpenWakeWordFeatures(directory: directory)
+        return stride(from: 0, to: samples.count, by: chunk).flatMap { features.process(samples[$0..<min(samples.count, $0 + chunk)]) }
+    }
+
+    @Test func embeddingsAndHeadScoresMatchThePythonReference() async throws {
+        let directory = try Self.requireModels()
+        let files = [TestAudio.sample, try TestAudio.spoken("hey jarvis, turn on the lights")]
+        defer { try? FileManager.default.removeItem(atPath: files[1]) }
+        let head = directory + "/hey_jarvis.tflite"
+        let references = try await PythonReference.runOffPool(files, head: head)
+        try #require(references.count == files.count)
+        for (file, reference) in zip(files, references) {
+            let ours = try await offCooperativePool { try Self.embeddings(of: file, chunk: 1000, directory: directory) }
+            // Python reports the 90 embeddings of its initial silence too, and stops at the last full 160 ms.
+            let compared = ours.filter { $0.index < reference.embeddings.count }
+            #expect(compared.first?.index == 90)
+            #expect(compared.count >= reference.embeddings.count - 90 - 1 && compared.count > 20)
+            var worst: Float = 0
+            for embedding in compared {
+                let expected = reference.embeddings[embedding.index]
+                try #require(expected.count == 96 && embedding.values.count == 96)
+                for (a, b) in zip(embedding.values, expected) { worst = max(worst, abs(a - b)) }
+            }
+            #expect(worst < 1e-3, "largest embedding difference \(worst) in \(file)")
+
+            // The head on our embeddings against Python's scores (Python's j-th score ends at embedding j + 15).
+            let scorer = try OpenWakeWordHead(graph: try OpenWakeWordModels.load(path: head),
+                                              silence: try OpenWakeWordFeatures(directory: directory).silenceEmbedding)
+            var worstScore: Float = 0
+            for embedding in compared {
+                let score = try scorer.score(embedding.values)
+                worstScore = max(worstScore, abs(score - reference.scores[embedding.index - 15]))
+            }
+            #expect(worstScore < 1e-3, "largest score difference \(worstScore) in \(file)")
+        }
+    }
+
+    /// How the audio is cut into pieces does not change a single value.
+    @Test func chunkingDoesNotChangeEmbeddings() async throws {
+        let directory = try Self.requireModels()
+        let whole = try await offCooperativePool { try Self.embeddings(of: TestAudio.sample, chunk: 1 << 20, directory: directory) }
+        let pieces = try await offCooperativePool { try Self.embeddings(of: TestAudio.sample, chunk: 333, directory: directory) }
+        // Every embedding after the first reuses the previous one's convolution rows.
+        let (count, incremental) = try await offCooperativePool {
+            let features = try OpenWakeWordFeatures(directory: directory)
+            let count = features.process(try AudioFileReader.read(TestAudio.sample).samples).count
+            return (count, features.incrementalEmbeddings)
+        }
+        #expect(incremental == count - 1)
+        #expect(whole.count == TestAudioSeconds.sampleEmbeddings)
+        #expect(whole == pieces)
+    }
+}
+
+enum TestAudioSeconds {
+    /// Embeddings of the 68 021-sample sample: the first once 480 samples complete the window
+    /// that overlaps the initial silence, then one per 1280 samples.
+    static let sampleEmbeddings = (68_021 - 480) / 1280 + 1
+}

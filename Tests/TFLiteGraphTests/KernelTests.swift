@@ -1,0 +1,92 @@
+import Testing
+@testable import TFLiteGraph
+
+@Suite("TFLiteGraph kernels against direct definitions")
+struct KernelTests {
+    /// A direct NHWC convolution, the definition the im2col + BLAS path must reproduce.
+    static func directConvolution(_ input: Tensor, _ filter: Tensor, _ bias: [Float], _ p: Conv2DParameters) -> Tensor {
+        let (n, h, w, c) = (input.shape[0], input.shape[1], input.shape[2], input.shape[3])
+        let (o, kh, kw) = (filter.shape[0], filter.shape[1], filter.shape[2])
+        let (oh, top) = Convolution.outputSize(input: h, filter: kh, stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
+        let (ow, left) = Convolution.outputSize(input: w, filter: kw, stride: p.strideWidth, dilation: p.dilationWidth, same: p.samePadding)
+        var out = [Float](repeating: 0, count: n * oh * ow * o)
+        for b in 0..<n { for y in 0..<oh { for x in 0..<ow { for f in 0..<o {
+            var sum = bias[f]
+            for ky in 0..<kh { for kx in 0..<kw {
+                let iy = y * p.strideHeight - top + ky * p.dilationHeight, ix = x * p.strideWidth - left + kx * p.dilationWidth
+                guard iy >= 0, iy < h, ix >= 0, ix < w else { continue }
+                for ch in 0..<c { sum += input.values[((b * h + iy) * w + ix) * c + ch] * filter.values[((f * kh + ky) * kw + kx) * c + ch] }
+            } }
+            out[((b * oh + y) * ow + x) * o + f] = sum
+        } } } }
+        return Tensor(shape: [n, oh, ow, o], values: out)
+    }
+
+    static func ramp(_ shape: [Int], scale: Float = 0.1) -> Tensor {
+        let count = shape.reduce(1, *)
+        return Tensor(shape: shape, values: (0..<count).map { Float(($0 * 7919) % 23 - 11) * scale })
+    }
+
+    @Test(arguments: [(true, 1, 1, 1), (false, 1, 1, 1), (true, 2, 1, 1), (false, 2, 3, 1), (true, 1, 1, 2)])
+    func convolution(same: Bool, strideH: Int, strideW: Int, dilation: Int) throws {
+        let p = Conv2DParameters(samePadding: same, strideWidth: strideW, strideHeight: strideH,
+                                 dilationWidth: dilation, dilationHeight: dilation, activation: .none)
+        let input = Self.ramp([2, 9, 7, 3]), filter = Self.ramp([4, 3, 2, 3], scale: 0.05)
+        let bias: [Float] = [0.5, -0.25, 0, 1]
+        let ours = try Convolution.conv2D(input, filter: filter, bias: Tensor(shape: [4], values: bias), p)
+        let expected = Self.directConvolution(input, filter, bias, p)
+        #expect(ours.shape == expected.shape)
+        #expect(zip(ours.values, expected.values).allSatisfy { abs($0 - $1) < 1e-4 })
+    }
+
+    @Test func convolutionRejectsChannelMismatch() {
+        let p = Conv2DParameters(samePadding: true, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        #expect(throws: KernelError.self) { try Convolution.conv2D(Self.ramp([1, 4, 4, 2]), filter: Self.ramp([1, 3, 3, 3]), bias: nil, p) }
+    }
+
+    @Test func fullyConnectedAndBatchMatMul() throws {
+        let input = Tensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 6])
+        let weights = Tensor(shape: [2, 3], values: [1, 0, -1, 0.5, 0.5, 0.5])
+        let fc = try MatrixProduct.fullyConnected(input, weights: weights, bias: Tensor(shape: [2], values: [10, -3]), activation: .relu, keepDims: false)
+        #expect(fc == Tensor(shape: [2, 2], values: [8, 0, 8, 4.5]))
+        let rhs = Tensor(shape: [3, 2], values: [1, 0, -1, 0.5, 0.5, 0.5])
+        let product = try MatrixProduct.batchMatMul(Tensor(shape: [1, 2, 3], values: input.values), rhs, adjointLeft: false, adjointRight: false)
+        #expect(product == Tensor(shape: [1, 2, 2], values: [0.5, 2.5, 2, 5.5]))
+        let adjoint = try MatrixProduct.batchMatMul(input, weights, adjointLeft: false, adjointRight: true)
+        #expect(adjoint.values == [-2, 3, -2, 7.5])
+    }
+
+    @Test func broadcastingBinary() throws {
+        let a = Tensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 6])
+        #expect(try Elementwise.binary(.subtract, a, Tensor(shape: [2, 1], values: [1, 4]), activation: .none).values == [0, 1, 2, 0, 1, 2])
+        #expect(try Elementwise.binary(.multiply, a, Tensor(shape: [3], values: [1, 0, -1]), activation: .none).values == [1, 0, -3, 4, 0, -6])
+        #expect(try Elementwise.binary(.add, Tensor(shape: [], values: [-3]), a, activation: .relu).values == [0, 0, 0, 1, 2, 3])
+        let ge = try Elementwise.binary(.greaterEqual, a, Tensor(shape: [], values: [3]), activation: .none)
+        #expect(ge.values == [0, 0, 1, 1, 1, 1] && ge.elementType == .bool)
+        #expect(throws: KernelError.self) { try Elementwise.binary(.add, a, Tensor(shape: [2], values: [1, 2]), activation: .none) }
+    }
+
+    @Test func reductions() throws {
+        let a = Tensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 9])
+        #expect(try Reduction.reduce(.mean, a, axes: [-1], keepDims: true) == Tensor(shape: [2, 1], values: [2, 6]))
+        #expect(try Reduction.reduce(.max, a, axes: [0], keepDims: false) == Tensor(shape: [3], values: [4, 5, 9]))
+        #expect(try Reduction.reduce(.max, a, axes: [0, 1], keepDims: false) == Tensor(shape: [], values: [9]))
+    }
+
+    @Test func movingValues() throws {
+        let a = Tensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 6])
+        #expect(try ShapeOperations.transpose(a, permutation: [1, 0]) == Tensor(shape: [3, 2], values: [1, 4, 2, 5, 3, 6]))
+        #expect(try ShapeOperations.pad(a, paddings: Tensor(shape: [2, 2], values: [0, 1, 1, 0])).values == [0, 1, 2, 3, 0, 4, 5, 6, 0, 0, 0, 0])
+        #expect(try ShapeOperations.reshape(a, to: [3, -1]).shape == [3, 2])
+        #expect(try ShapeOperations.expandDims(a, axis: -1).shape == [2, 3, 1])
+        #expect(try ShapeOperations.squeeze(Tensor(shape: [1, 2, 1], values: [1, 2]), axes: []).shape == [2])
+        #expect(try ShapeOperations.concatenate([a, a], axis: 1).values == [1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6])
+        #expect(throws: KernelError.self) { try ShapeOperations.reshape(a, to: [4, -1]) }
+    }
+
+    @Test func maxPool() throws {
+        let input = Tensor(shape: [1, 2, 4, 1], values: [1, 5, 2, 0, 3, 4, 8, 7])
+        let p = PoolParameters(isMax: true, samePadding: false, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2, activation: .none)
+        #expect(try Pooling.pool(input, p) == Tensor(shape: [1, 1, 2, 1], values: [5, 8]))
+    }
+}

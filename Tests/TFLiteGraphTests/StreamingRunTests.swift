@@ -1,0 +1,46 @@
+import Testing
+@testable import TFLiteGraph
+
+@Suite("TFLiteGraph streaming runs equal full runs")
+struct StreamingRunTests {
+    /// 76 × 32 "mel frames" of a signal that moves with time, window `k` starting at frame 8k.
+    static func window(_ k: Int, frames: [Float]) -> Tensor {
+        Tensor(shape: [1, 76, 32, 1], values: Array(frames[(8 * k * 32)..<((8 * k + 76) * 32)]))
+    }
+
+    static func signal(_ value: (Int) -> Float) -> [Float] {
+        var frames: [Float] = []
+        for i in 0..<(200 * 32) { frames.append(value(i)) }
+        return frames
+    }
+
+    @Test func shiftedWindowsReuseRowsAndMatch() throws {
+        let graph = try TFLiteGraph(bytes: try ModelFiles.bytes("embedding_model.tflite"), name: "embedding_model.tflite")
+        let frames = Self.signal { i in
+            let noise = Float((i * 7919) % 101) / 50 - 1
+            return noise + Float(i / 32 % 9) * 0.1
+        }
+        var state = TFLiteGraph.StreamState()
+        for k in 0..<12 {
+            let input = Self.window(k, frames: frames)
+            let streamed = try graph.run([input], shiftedBy: 8, state: &state)[0]
+            let full = try graph.run([input])[0]
+            #expect(streamed.shape == full.shape)
+            let worst = zip(streamed.values, full.values).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-4, "window \(k): largest difference \(worst)")
+        }
+        #expect(state.incrementalRuns == 11)
+    }
+
+    /// An input that does not continue the previous one is computed in full.
+    @Test func discontinuityFallsBackToAFullRun() throws {
+        let graph = try TFLiteGraph(bytes: try ModelFiles.bytes("embedding_model.tflite"), name: "embedding_model.tflite")
+        let frames = Self.signal { i in Float((i * 31) % 17) / 8 - 1 }
+        var state = TFLiteGraph.StreamState()
+        _ = try graph.run([Self.window(0, frames: frames)], shiftedBy: 8, state: &state)
+        let jumped = Self.window(5, frames: frames)
+        let streamed = try graph.run([jumped], shiftedBy: 8, state: &state)[0]
+        #expect(state.incrementalRuns == 0)
+        #expect(streamed == (try graph.run([jumped])[0]))
+    }
+}
