@@ -13,8 +13,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Sink (speaker) to play to, by name or device address (default: the glasses').")
     var sink: String?
 
-    @Option(help: "How long to wait for the route to become ready, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -36,7 +37,7 @@ struct Play: AsyncParsableCommand {
         do {
             if sink == nil {
                 let endpoint = try await RoutePreparation.endpoint(
-                    on: session.backend, device: nil, direction: .sink, timeout: .seconds(timeout))
+                    on: session.backend, device: nil, direction: .sink, timeout: timeout)
                 sinkName = endpoint?.name ?? "default"
             }
             if !json { printStatus(String(format: "playing %.2f s of %@ to %@", audio.duration, file, sinkName)) }

@@ -10,8 +10,9 @@ struct Profile: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: "How long to wait for the switch, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the switch, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "One JSON object.")
     var json = false
@@ -77,7 +78,7 @@ struct Profile: AsyncParsableCommand {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
+                try await Task.sleep(for: timeout)
                 throw StreamSessionError.timeout
             }
             try await group.next()

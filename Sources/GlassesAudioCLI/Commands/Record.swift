@@ -12,8 +12,9 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: "How long to record, in seconds.")
-    var seconds: Double = 3
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to record, in seconds (0.01...86400; default 3).", valueName: "seconds"),
+            transform: DurationOption.length.transform)
+    var seconds: Duration = .seconds(3)
 
     @Option(help: "Sample rate of the file.")
     var rate: Int = 16000
@@ -24,11 +25,13 @@ struct Record: AsyncParsableCommand {
     @Option(help: "Source (mic) to record from, by name or device address (default: the glasses' mic).")
     var source: String?
 
-    @Option(help: "Ogg Opus bitrate in bit/s (for .opus files).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Ogg Opus bitrate in bit/s, for .opus files (6000...510000; default 24000).", valueName: "bit/s"),
+            transform: CountOption.bitrate.transform)
     var bitrate: Int = 24000
 
-    @Option(help: "How long to wait for the route to become ready, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -37,14 +40,12 @@ struct Record: AsyncParsableCommand {
     var output: String
 
     func validate() throws {
-        guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--seconds must be within 0...3600") }
         do { try PCMFormat(sampleRate: rate, channels: channels).validate() } catch {
             throw ValidationError("--rate/--channels: \(error)")
         }
         guard output.hasSuffix(".wav") || output.hasSuffix(".opus") else {
             throw ValidationError("the output file must end in .wav or .opus, got '\(output)'")
         }
-        guard bitrate >= 6000 && bitrate <= 510_000 else { throw ValidationError("--bitrate must be within 6000...510000") }
     }
 
     struct Result: Encodable {
@@ -67,13 +68,13 @@ struct Record: AsyncParsableCommand {
         do {
             if source == nil {
                 let endpoint = try await RoutePreparation.endpoint(
-                    on: session.backend, device: nil, direction: .source, timeout: .seconds(timeout))
+                    on: session.backend, device: nil, direction: .source, timeout: timeout)
                 sourceName = endpoint?.name ?? "default"
             }
-            if !json { printStatus("recording \(seconds) s from \(sourceName) (\(format))") }
-            let wanted = Int(seconds * Double(rate))
+            if !json { printStatus("recording \(compact(seconds.inSeconds)) s from \(sourceName) (\(format))") }
+            let wanted = Int((seconds.inSeconds * Double(rate)).rounded())
             let frames = try await session.backend.openCapture(source: sourceName == "default" ? nil : sourceName, format: format)
-            var progress = ProgressLine(total: seconds, enabled: !json)
+            var progress = ProgressLine(total: seconds.inSeconds, enabled: !json)
             for try await frame in frames {
                 recorded.append(frame.buffer.frames(0..<(wanted - recorded.frameCount)))
                 progress.update(done: recorded.duration, level: AudioLevel(measuring: frame.buffer.samples))
