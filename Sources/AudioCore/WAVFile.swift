@@ -22,6 +22,9 @@ public enum WAVFile {
         throws(AudioFileError)
     {
         try AudioFileError.checkFolderExists(for: path)
+        guard buffer.samples.count * encoding.bytesPerSample <= WAVFileWriter.maximumDataBytes else {
+            throw AudioFileError(path: path, problem: .writeFailed("a WAV file holds at most 4 GiB of samples"))
+        }
         do {
             try encode(buffer, encoding: encoding).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -77,11 +80,26 @@ public enum WAVFile {
     }
 
     /// WAV bytes for `buffer`.
+    /// Buffers larger than ``WAVFileWriter/maximumDataBytes`` do not fit a WAV header;
+    /// ``write(_:to:encoding:)`` refuses them, and this clamps the sizes it declares.
     public static func encode(_ buffer: AudioBuffer, encoding: SampleEncoding = .s16le) -> Data {
-        let format = buffer.format
         let dataBytes = buffer.samples.count * encoding.bytesPerSample
-        var out = Data()
+        var out = header(format: buffer.format, encoding: encoding, dataBytes: min(dataBytes, WAVFileWriter.maximumDataBytes))
         out.reserveCapacity(44 + dataBytes)
+        switch encoding {
+        case .s16le:
+            for sample in buffer.samples { appendLE(&out, UInt16(bitPattern: PCMConversion.int16(sample))) }
+        case .float32le:
+            for sample in buffer.samples { appendLE(&out, sample.bitPattern) }
+        }
+        return out
+    }
+
+    /// The 44-byte RIFF/WAVE header for `dataBytes` of sample data (at most
+    /// ``WAVFileWriter/maximumDataBytes``).
+    static func header(format: PCMFormat, encoding: SampleEncoding, dataBytes: Int) -> Data {
+        precondition(dataBytes <= WAVFileWriter.maximumDataBytes)
+        var out = Data()
         out.append(contentsOf: Array("RIFF".utf8))
         appendLE(&out, UInt32(36 + dataBytes))
         out.append(contentsOf: Array("WAVEfmt ".utf8))
@@ -94,12 +112,6 @@ public enum WAVFile {
         appendLE(&out, UInt16(encoding.bytesPerSample * 8))
         out.append(contentsOf: Array("data".utf8))
         appendLE(&out, UInt32(dataBytes))
-        switch encoding {
-        case .s16le:
-            for sample in buffer.samples { appendLE(&out, UInt16(bitPattern: PCMConversion.int16(sample))) }
-        case .float32le:
-            for sample in buffer.samples { appendLE(&out, sample.bitPattern) }
-        }
         return out
     }
 

@@ -8,7 +8,7 @@ public final class Child: Sendable {
     private let input: Mutex<Int32>
     private let out: Collector
     private let err: Collector
-    private let status = Mutex<Int32?>(nil)
+    private let peakMemory = Mutex<Int>(0)
 
     public init(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
@@ -48,6 +48,15 @@ public final class Child: Sendable {
 
     public func signal(_ number: Int32) { kill(pid, number) }
 
+    /// The program's peak resident memory in KiB, once ``finish(hangGuard:)`` returned.
+    public var peakMemoryKiB: Int { peakMemory.withLock { $0 } }
+
+    /// Waits (at most about 10 s) until stderr holds `text`; false if it never did or the
+    /// program ended first.
+    public func waitForError(_ text: String) -> Bool {
+        Poll.until({ err.text.contains(text) }, giveUpIf: { err.ended })
+    }
+
     /// Everything written to stdout so far.
     public var stdoutSoFar: String { out.text }
     /// Everything written to stderr so far.
@@ -67,8 +76,10 @@ public final class Child: Sendable {
         var code: Int32 = 0
         while true {
             var raw: Int32 = 0
-            let result = waitpid(pid, &raw, WNOHANG)
+            var usage = rusage()
+            let result = wait4(pid, &raw, WNOHANG, &usage)
             if result == pid {
+                peakMemory.withLock { $0 = usage.ru_maxrss }
                 let signal = raw & 0x7f
                 code = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
                 break
@@ -82,7 +93,6 @@ public final class Child: Sendable {
             usleep(20_000)
         }
         closeInput()
-        status.withLock { $0 = code }
         return Run.Output(status: code, stdout: out.finish(), stderr: err.finish())
     }
 
