@@ -4,10 +4,18 @@ import Foundation
 public struct ProfileLibrary: Sendable {
     public private(set) var profiles: [DeviceProfile]
     public private(set) var problems: [ProfileLoadError]
+    /// The folder the profiles came from, when loaded from one.
+    public private(set) var directory: String?
+    /// Ids defined by more than one file, and those files: none of them is used, since
+    /// picking one would run as a model nobody chose.
+    public private(set) var conflicts: [String: [String]]
 
-    public init(profiles: [DeviceProfile], problems: [ProfileLoadError] = []) {
+    public init(profiles: [DeviceProfile], problems: [ProfileLoadError] = [], directory: String? = nil,
+                conflicts: [String: [String]] = [:]) {
         self.profiles = profiles
         self.problems = problems
+        self.directory = directory
+        self.conflicts = conflicts
     }
 
     /// Loads every `*.yaml`/`*.yml` in `directory`; a broken file is reported and skipped.
@@ -20,7 +28,7 @@ public struct ProfileLibrary: Sendable {
                 ProfileLoadError(file: directory, line: nil, message: "cannot read profile folder")
             ])
         }
-        var profiles: [DeviceProfile] = []
+        var loaded: [(profile: DeviceProfile, file: String)] = []
         var problems: [ProfileLoadError] = []
         for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
             let path = (directory as NSString).appendingPathComponent(name)
@@ -28,16 +36,21 @@ public struct ProfileLibrary: Sendable {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw ProfileLoadError(file: path, line: nil, message: "cannot read file as UTF-8 text")
                 }
-                let profile = try ProfileParser.parse(text, file: path)
-                if profiles.contains(where: { $0.id == profile.id }) {
-                    throw ProfileLoadError(file: path, line: nil, message: "duplicate profile id '\(profile.id)'")
-                }
-                profiles.append(profile)
+                loaded.append((try ProfileParser.parse(text, file: path), path))
             } catch {
                 problems.append(error)
             }
         }
-        return ProfileLibrary(profiles: profiles, problems: problems)
+        let files = Dictionary(grouping: loaded, by: \.profile.id).mapValues { $0.map(\.file) }
+        let conflicts = files.filter { $0.value.count > 1 }
+        for (id, paths) in conflicts.sorted(by: { $0.key < $1.key }) {
+            problems.append(ProfileLoadError(
+                file: paths[0], line: nil,
+                message: "profile id '\(id)' is also defined in \(paths.dropFirst().joined(separator: ", ")); none of them is used until one is renamed"))
+        }
+        return ProfileLibrary(
+            profiles: loaded.map(\.profile).filter { conflicts[$0.id] == nil }, problems: problems, directory: directory,
+            conflicts: conflicts)
     }
 
     /// The folder of profiles: `$GLASSES_AUDIO_PROFILES`, else `profiles/` next to the
@@ -48,6 +61,14 @@ public struct ProfileLibrary: Sendable {
     }
 
     public func profile(id: String) -> DeviceProfile? { profiles.first { $0.id == id } }
+
+    /// The profile `id`, or an error that says why not: which files define it twice, which
+    /// files could not be read (with their YAML errors), and which ids are known.
+    public func require(id: String) throws(ProfileLookupError) -> DeviceProfile {
+        if let profile = profile(id: id) { return profile }
+        throw ProfileLookupError(id: id, directory: directory, known: profiles.map(\.id).sorted(),
+                                 conflictingFiles: conflicts[id] ?? [], problems: problems)
+    }
 
     /// The profile of the device with this name and address, if any matches; the most specific
     /// match wins ("Ray-Ban Meta Gen 2" is Gen 2, though it also contains "Ray-Ban Meta").

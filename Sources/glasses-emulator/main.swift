@@ -49,12 +49,8 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let logger = Logger(label: "glasses-emulator")
         let library = ProfileLibrary.load(directory: profiles ?? ProfileLibrary.defaultDirectory())
-        guard let deviceProfile = library.profile(id: profile) else {
-            let known = library.profiles.map(\.id).sorted().joined(separator: ", ")
-            let problems = library.problems.map { "\n  \($0)" }.joined()
-            throw ValidationError("no profile \"\(profile)\"; known: \(known.isEmpty ? "none" : known)"
-                + (problems.isEmpty ? "" : "; these profile files could not be read:\(problems)"))
-        }
+        let deviceProfile: DeviceProfile
+        do { deviceProfile = try library.require(id: profile) } catch { throw ValidationError(error.description) }
         let audio = EmulatedAudio()
         if let mic { try audio.setMic(try AudioFileReader.read(mic), loop: loop) }
 

@@ -90,12 +90,28 @@ struct CLITests {
         }
     }
 
-    @Test("bad files: one line naming the file and the problem, exit 1", arguments: ["truncated", "text", "rate"])
+    @Test("a truncated WAV plays what is there, with a warning naming the file and the damage")
+    func truncatedFile() throws {
+        let path = directory.path("truncated.wav")
+        try WAVFile.encode(Signals.sine(frequency: 440, rate: 16000, seconds: 1)).prefix(3000).write(to: URL(fileURLWithPath: path))
+        let result = try run(["play", path, "--sim-speed", "20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(path): truncated file: data chunk declares 32000 bytes, only 2956 present; playing the 0.09 s before the damage"),
+                "\(result.stderr)")
+    }
+
+    @Test("bad files: one line naming the file and the problem, exit 1", arguments: ["text", "rate", "folder", "empty", "nan"])
     func badFiles(kind: String) throws {
-        let path = directory.path("\(kind).wav")
+        var path = directory.path("\(kind).wav")
         switch kind {
-        case "truncated":
-            try WAVFile.encode(Signals.sine(frequency: 440, rate: 16000, seconds: 1)).prefix(3000).write(to: URL(fileURLWithPath: path))
+        case "folder":
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        case "empty":
+            path = "/dev/null"
+        case "nan":
+            var samples = [Float](repeating: 0.1, count: 1000)
+            samples[500] = .nan
+            try WAVFile.write(AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: samples), to: path, encoding: .float32le)
         case "text":
             try Data("hello, I am not audio".utf8).write(to: URL(fileURLWithPath: path))
         default:
@@ -106,6 +122,8 @@ struct CLITests {
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("error: \(path): ") == true, "\(result.stderr)")
+        let expected = ["folder": "it is a folder", "empty": "it is empty (0 bytes)", "nan": "float sample nan at frame 500"]
+        if let words = expected[kind] { #expect(result.stderr.contains(words), "\(result.stderr)") }
     }
 
     @Test("usage errors exit 2", arguments: [["record"], ["record", "--rate", "12345", "x.wav"], ["frobnicate"], ["record", "x.mp3"]])

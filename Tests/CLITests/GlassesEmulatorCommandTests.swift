@@ -24,7 +24,8 @@ struct GlassesEmulatorCommandTests {
     func badInput() throws {
         let profile = try Run.command(binary, ["--profile", "nope"])
         #expect(profile.status == 2)
-        #expect(profile.stderr.contains("no profile \"nope\"; known: bose-frames"))
+        #expect(profile.stderr.contains("unknown glasses model 'nope'"))
+        #expect(profile.stderr.contains("(known: bose-frames"))
         let directory = TemporaryDirectory()
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: directory.path("bad.wav")))
         let mic = try Run.command(binary, ["--mic", directory.path("bad.wav"), "--script", "quit"])

@@ -31,7 +31,11 @@ struct Play: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let audio = try AudioFileReader.read(file)
+        let recovered = try AudioFileReader.readRecovering(file)
+        let audio = recovered.buffer
+        if let damage = recovered.damage {
+            printStatus(String(format: "warning: %@: %@; playing the %.2f s before the damage", file, damage.description, audio.duration))
+        }
         let session = try await BackendSession.open(backendOptions, quiet: json)
         var sinkName = sink ?? "default"
         do {

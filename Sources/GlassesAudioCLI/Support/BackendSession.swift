@@ -58,10 +58,8 @@ final class BackendSession: Sendable {
     private static func simulatedSession(_ options: BackendOptions) throws -> BackendSession {
         let library = ProfileLibrary.load(directory: options.profiles ?? ProfileLibrary.defaultDirectory())
         for problem in library.problems { printStatus("warning: skipped profile \(problem)") }
-        guard let profile = library.profile(id: options.model) else {
-            let known = library.profiles.map(\.id).joined(separator: ", ")
-            throw CLIError("unknown glasses model '\(options.model)' (known: \(known.isEmpty ? "none - is --profiles right?" : known))")
-        }
+        let profile: DeviceProfile
+        do { profile = try library.require(id: options.model) } catch { throw CLIError(error.description) }
         let micPath = options.mic ?? ResourceLocator.find("samples").map { $0 + "/hey-glasses-weather.wav" }
         var feed: MicFeed?
         if let micPath {
