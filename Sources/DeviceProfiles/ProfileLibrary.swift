@@ -77,23 +77,44 @@ public struct ProfileLibrary: Sendable {
     }
 }
 
-/// Finds a folder shipped in the repository (`profiles`, `samples`) from the working
-/// directory or from the executable's location inside `.build`.
+/// Finds a data folder the project ships (`profiles`, `samples`) wherever the program runs from.
+///
+/// Looked up from the executable's real location (`/proc/self/exe`, symlinks resolved), never
+/// from `argv[0]` or the working folder first: an installed copy
+/// (`$PREFIX/bin/glasses-audio` with `$PREFIX/share/glasses-audio/<folder>`), then a checkout
+/// (the folder above `.build/<triple>/debug/`), and only then the working folder.
 public enum ResourceLocator {
+    /// The name of the data folder under `share/` in an installed copy.
+    public static let installedName = "glasses-audio"
+
     public static func find(_ folder: String) -> String? {
-        var candidates = [FileManager.default.currentDirectoryPath]
-        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-        for _ in 0..<6 {
-            url.deleteLastPathComponent()
-            candidates.append(url.path)
-        }
-        for base in candidates {
-            let path = (base as NSString).appendingPathComponent(folder)
+        candidates(for: folder).first { path in
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return path
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+    }
+
+    /// Where `folder` is looked for, in order.
+    public static func candidates(for folder: String, executable: String? = executablePath()) -> [String] {
+        var paths: [String] = []
+        if let executable {
+            let binFolder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            paths.append(binFolder.deletingLastPathComponent().appendingPathComponent("share/\(installedName)/\(folder)").path)
+            var url = binFolder
+            for _ in 0..<5 {
+                paths.append(url.appendingPathComponent(folder).path)
+                url.deleteLastPathComponent()
             }
         }
-        return nil
+        paths.append((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(folder))
+        return paths
+    }
+
+    /// The running executable's real path, from `/proc/self/exe` (argv[0] may be a bare name
+    /// found on PATH, or a symlink).
+    public static func executablePath() -> String? {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        guard let first = CommandLine.arguments.first, first.contains("/") else { return nil }
+        return URL(fileURLWithPath: first).resolvingSymlinksInPath().path
     }
 }

@@ -61,6 +61,9 @@ final class BackendSession: Sendable {
         let profile: DeviceProfile
         do { profile = try library.require(id: options.model) } catch { throw CLIError(error.description) }
         let micPath = options.mic ?? ResourceLocator.find("samples").map { $0 + "/hey-glasses-weather.wav" }
+        if micPath == nil {
+            printStatus("warning: no samples folder found (looked in \(ResourceLocator.candidates(for: "samples").joined(separator: ", "))); the simulated mic is silent; give --mic FILE")
+        }
         var feed: MicFeed?
         if let micPath {
             let buffer = try AudioFileReader.read(micPath)
