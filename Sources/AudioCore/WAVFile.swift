@@ -136,7 +136,7 @@ public enum WAVFile {
         return out
     }
 
-    private static func samples(_ raw: ArraySlice<UInt8>, format: (tag: UInt16, channels: Int, rate: Int, bits: Int))
+    static func samples(_ raw: ArraySlice<UInt8>, format: (tag: UInt16, channels: Int, rate: Int, bits: Int))
         throws(AudioFileError.Problem) -> AudioBuffer
     {
         let encoding: PCMFormat
@@ -192,11 +192,11 @@ public enum WAVFile {
         return AudioBuffer(format: encoding, samples: out)
     }
 
-    private static func le16<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt16 where C.Index == Int {
+    static func le16<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt16 where C.Index == Int {
         UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
     }
 
-    private static func le32<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt32 where C.Index == Int {
+    static func le32<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt32 where C.Index == Int {
         UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
     }
 
