@@ -89,7 +89,9 @@ struct RecordInterruptionTests {
         }
         let short = try peak(seconds: 10)
         let long = try peak(seconds: 900)
-        // 900 s of 16 kHz mono are 56 MiB as floats; kept in memory they would show here.
-        #expect(long - short < 20 * 1024, "peak RSS \(short) KiB for 10 s, \(long) KiB for 900 s")
+        // 900 s of 16 kHz mono are 55 MiB as floats: kept in memory they would add at least that.
+        // The margin is for the simulator, whose capture stream buffers frames while a loaded
+        // machine's writer falls behind the simulated clock (seen: 21 MiB).
+        #expect(long - short < 40 * 1024, "peak RSS \(short) KiB for 10 s, \(long) KiB for 900 s")
     }
 }
