@@ -1,5 +1,5 @@
 # Convenience targets; the scripts do the work (and install what is missing).
-.PHONY: demo test bench build clean install install-built uninstall
+.PHONY: demo test bench build clean install install-built uninstall fuzz
 
 # Where `make install` puts things, the Debian way: $(PREFIX)/bin and
 # $(PREFIX)/share/glasses-audio/{profiles,samples}. DESTDIR stages a package.
@@ -18,7 +18,12 @@ bench:
 build:
 	scripts/bootstrap && swift build
 clean:
-	rm -rf .build .build-*
+	rm -rf .build .build-* fuzz/.build
+
+# libFuzzer on the WAV and Ogg Opus readers, FUZZ_SECONDS each (crashes land in out/fuzz/).
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/run-fuzz $(FUZZ_SECONDS)
 
 install:
 	swift build -c $(CONFIGURATION) --product glasses-audio
