@@ -9,5 +9,6 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzWAV", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
         .executableTarget(name: "FuzzOggOpus", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzProfile", dependencies: [.product(name: "DeviceProfiles", package: "GlassesAudio")]),
     ]
 )
