@@ -1,5 +1,14 @@
 # Convenience targets; the scripts do the work (and install what is missing).
-.PHONY: demo test bench build clean
+.PHONY: demo test bench build clean install install-built uninstall fuzz
+
+# Where `make install` puts things, the Debian way: $(PREFIX)/bin and
+# $(PREFIX)/share/glasses-audio/{profiles,samples}. DESTDIR stages a package.
+PREFIX ?= /usr/local
+CONFIGURATION ?= release
+# The folder holding the built executables (default: SwiftPM's for CONFIGURATION).
+BINDIR ?= $(shell swift build -c $(CONFIGURATION) --show-bin-path)
+DATADIR = $(DESTDIR)$(PREFIX)/share/glasses-audio
+
 demo:
 	scripts/run-demo
 test:
@@ -9,4 +18,25 @@ bench:
 build:
 	scripts/bootstrap && swift build
 clean:
-	rm -rf .build .build-*
+	rm -rf .build .build-* fuzz/.build
+
+# libFuzzer on the WAV and Ogg Opus readers, FUZZ_SECONDS each (crashes land in out/fuzz/).
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/run-fuzz $(FUZZ_SECONDS)
+
+install:
+	swift build -c $(CONFIGURATION) --product glasses-audio
+	swift build -c $(CONFIGURATION) --product glasses-emulator
+	$(MAKE) install-built
+
+# Installs executables that are already built (from BINDIR) with the data they look for.
+install-built:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/profiles $(DATADIR)/samples
+	install -m 755 $(BINDIR)/glasses-audio $(BINDIR)/glasses-emulator $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 profiles/*.yaml $(DATADIR)/profiles/
+	install -m 644 samples/*.wav $(DATADIR)/samples/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/glasses-audio $(DESTDIR)$(PREFIX)/bin/glasses-emulator
+	rm -rf $(DATADIR)

@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "glasses-emulator", targets: ["glasses-emulator"]),
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
+        .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
     ],
     dependencies: [
         .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),

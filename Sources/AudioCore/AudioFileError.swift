@@ -11,6 +11,8 @@ public struct AudioFileError: Error, Equatable, Sendable, CustomStringConvertibl
         case empty
         case writeFailed(String)
         case codec(String)
+        /// The container is fine but what it holds is not sound (NaN or absurd samples).
+        case malformed(String)
 
         public var description: String {
             switch self {
@@ -22,6 +24,7 @@ public struct AudioFileError: Error, Equatable, Sendable, CustomStringConvertibl
             case .empty: "file holds no audio"
             case .writeFailed(let reason): "cannot write: \(reason)"
             case .codec(let reason): "codec error: \(reason)"
+            case .malformed(let reason): "not usable audio: \(reason)"
             }
         }
     }
@@ -44,5 +47,50 @@ extension AudioFileError {
         var isDirectory: ObjCBool = false
         guard folder.isEmpty || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue)
         else { throw AudioFileError(path: path, problem: .writeFailed("folder \(folder) does not exist")) }
+    }
+}
+
+extension AudioFileError {
+    /// Throws a plain-worded `cannotOpen` unless `path` is a regular file (or a device or
+    /// pipe) that can be opened for reading, and `notAudio` when it holds nothing at all.
+    static func checkReadable(_ path: String) throws(AudioFileError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw AudioFileError(path: path, problem: .cannotOpen("it is a folder; give an audio file inside it"))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
+        }
+        close(descriptor)
+        if info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 || path == "/dev/null" {
+            throw AudioFileError(path: path, problem: .notAudio("it is empty (0 bytes)"))
+        }
+    }
+
+    /// The whole content of `path`, read with `read(2)` so devices and pipes work too.
+    static func contents(of path: String) throws(AudioFileError) -> Data {
+        try checkReadable(path)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+        }
+        if data.isEmpty { throw AudioFileError(path: path, problem: .notAudio("it is empty (0 bytes)")) }
+        return data
     }
 }

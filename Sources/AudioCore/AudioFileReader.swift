@@ -6,4 +6,13 @@ public enum AudioFileReader {
         }
         return try WAVFile.read(path)
     }
+
+    /// Like ``read(_:)``, but a file damaged part-way gives what comes before the damage,
+    /// with the damage described, instead of an error.
+    public static func readRecovering(_ path: String) throws(AudioFileError) -> RecoveredAudio {
+        if path.lowercased().hasSuffix(".opus") || path.lowercased().hasSuffix(".ogg") {
+            return try OggOpusFile.readRecovering(path)
+        }
+        return try WAVFile.readRecovering(path)
+    }
 }

@@ -41,35 +41,63 @@ public enum OggOpusFile {
     /// Decodes a whole file. Opus always decodes at 48 kHz; with `originalRate` the result is
     /// resampled to the rate the encoder was given (stored in the header), when it is supported.
     public static func read(_ path: String, originalRate: Bool = true) throws(AudioFileError) -> AudioBuffer {
+        let result = try readRecovering(path, originalRate: originalRate)
+        if let damage = result.damage { throw AudioFileError(path: path, problem: damage) }
+        return result.buffer
+    }
+
+    /// Decodes what can be decoded: a stream cut short or damaged part-way gives the audio
+    /// before the damage, with the damage described.
+    public static func readRecovering(_ path: String, originalRate: Bool = true) throws(AudioFileError) -> RecoveredAudio {
         var error: Int32 = 0
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw AudioFileError(path: path, problem: .cannotOpen("no such file or not readable"))
-        }
+        try AudioFileError.checkReadable(path)
         guard let file = op_open_file(path, &error) else {
             throw AudioFileError(path: path, problem: error == OP_ENOTFORMAT
-                ? .notAudio("not an Ogg Opus stream") : .codec("opusfile error \(error)"))
+                ? .notAudio("not an Ogg Opus stream") : .truncated(Self.describe(error)))
         }
         defer { op_free(file) }
         let channels = Int(op_channel_count(file, -1))
         let inputRate = Int(op_head(file, -1)?.pointee.input_sample_rate ?? 48000)
         var samples = [Float]()
+        var damage: AudioFileError.Problem?
         var chunk = [Float](repeating: 0, count: 5760 * max(channels, 2))
         while true {
             let frames = chunk.withUnsafeMutableBufferPointer {
                 op_read_float(file, $0.baseAddress, Int32($0.count), nil)
             }
             if frames == OP_HOLE { continue }
-            if frames < 0 { throw AudioFileError(path: path, problem: .truncated("opusfile error \(frames)")) }
+            if frames < 0 {
+                damage = .truncated("the stream breaks off after \(String(format: "%.2f", Double(samples.count / max(1, channels)) / 48000)) s (\(Self.describe(frames)))")
+                break
+            }
             if frames == 0 { break }
             samples.append(contentsOf: chunk[0..<(Int(frames) * channels)])
         }
-        guard !samples.isEmpty else { throw AudioFileError(path: path, problem: .empty) }
+        guard !samples.isEmpty else { throw AudioFileError(path: path, problem: damage ?? .empty) }
         let decoded = AudioBuffer(format: PCMFormat(sampleRate: 48000, channels: channels), samples: samples)
-        guard originalRate, inputRate != 48000, PCMFormat.supportedRates.contains(inputRate) else { return decoded }
+        guard originalRate, inputRate != 48000, PCMFormat.supportedRates.contains(inputRate) else {
+            return RecoveredAudio(buffer: decoded, damage: damage)
+        }
         do {
-            return try Resampler.resample(decoded, to: inputRate)
+            return RecoveredAudio(buffer: try Resampler.resample(decoded, to: inputRate), damage: damage)
         } catch {
             throw AudioFileError(path: path, problem: .codec(error.description))
+        }
+    }
+
+    /// opusfile's error codes in words.
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case OP_EREAD: "read error"
+        case OP_EFAULT, OP_EIMPL, OP_EINVAL: "decoder failure \(code)"
+        case OP_ENOTFORMAT: "not an Ogg Opus stream"
+        case OP_EBADHEADER: "damaged header"
+        case OP_EVERSION: "unknown Opus version"
+        case OP_EBADPACKET: "damaged packet"
+        case OP_EBADLINK: "damaged link between streams"
+        case OP_ENOSEEK: "cannot seek"
+        case OP_EBADTIMESTAMP: "the pages' timestamps are inconsistent (a file cut short?)"
+        default: "opusfile error \(code)"
         }
     }
 

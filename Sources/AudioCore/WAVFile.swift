@@ -4,12 +4,7 @@ import Foundation
 public enum WAVFile {
     /// Reads a whole file; every defect is reported as an ``AudioFileError`` naming the file.
     public static func read(_ path: String) throws(AudioFileError) -> AudioBuffer {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw AudioFileError(path: path, problem: .cannotOpen(Self.reason(error)))
-        }
+        let data = try AudioFileError.contents(of: path)
         do {
             return try decode(data)
         } catch {
@@ -22,6 +17,9 @@ public enum WAVFile {
         throws(AudioFileError)
     {
         try AudioFileError.checkFolderExists(for: path)
+        guard buffer.samples.count * encoding.bytesPerSample <= WAVFileWriter.maximumDataBytes else {
+            throw AudioFileError(path: path, problem: .writeFailed("a WAV file holds at most 4 GiB of samples"))
+        }
         do {
             try encode(buffer, encoding: encoding).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -29,8 +27,23 @@ public enum WAVFile {
         }
     }
 
+    /// Reads what can be read: a data chunk cut short (a copy or a recording that stopped
+    /// abruptly) gives the frames that are there, with the damage described.
+    public static func readRecovering(_ path: String) throws(AudioFileError) -> RecoveredAudio {
+        let data = try AudioFileError.contents(of: path)
+        do {
+            return try decode(data, recover: true)
+        } catch {
+            throw AudioFileError(path: path, problem: error)
+        }
+    }
+
     /// Parses WAV bytes.
     public static func decode(_ data: Data) throws(AudioFileError.Problem) -> AudioBuffer {
+        try decode(data, recover: false).buffer
+    }
+
+    private static func decode(_ data: Data, recover: Bool) throws(AudioFileError.Problem) -> RecoveredAudio {
         let bytes = [UInt8](data)
         guard bytes.count >= 12 else {
             if bytes.count >= 4, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46] {
@@ -62,11 +75,13 @@ public enum WAVFile {
                 // 0 and 0xFFFFFFFF are written by streaming recorders that never went back.
                 let streaming = declared == 0 || declared == 0xFFFF_FFFF
                 let available = bytes.count - body
+                var damage: AudioFileError.Problem?
                 if !streaming && declared > available {
-                    throw .truncated("data chunk declares \(declared) bytes, only \(available) present")
+                    damage = .truncated("data chunk declares \(declared) bytes, only \(available) present")
+                    if !recover { throw damage! }
                 }
-                let length = streaming ? available : declared
-                return try samples(bytes[body..<(body + length)], format: format)
+                let length = streaming || damage != nil ? available : declared
+                return RecoveredAudio(buffer: try samples(bytes[body..<(body + length)], format: format), damage: damage)
             default:
                 break
             }
@@ -77,11 +92,35 @@ public enum WAVFile {
     }
 
     /// WAV bytes for `buffer`.
+    /// Buffers larger than ``WAVFileWriter/maximumDataBytes`` do not fit a WAV header;
+    /// ``write(_:to:encoding:)`` refuses them, and this clamps the sizes it declares.
     public static func encode(_ buffer: AudioBuffer, encoding: SampleEncoding = .s16le) -> Data {
-        let format = buffer.format
         let dataBytes = buffer.samples.count * encoding.bytesPerSample
-        var out = Data()
+        var out = header(format: buffer.format, encoding: encoding, dataBytes: min(dataBytes, WAVFileWriter.maximumDataBytes))
         out.reserveCapacity(44 + dataBytes)
+        switch encoding {
+        case .s16le:
+            for sample in buffer.samples { appendLE(&out, UInt16(bitPattern: PCMConversion.int16(sample))) }
+        case .float32le:
+            for sample in buffer.samples { appendLE(&out, sample.bitPattern) }
+        }
+        return out
+    }
+
+    /// Float samples beyond this are no sound (full scale is 1; this is 60 dB above it).
+    static let largestFloatSample: Float = 1000
+
+    /// Throws `malformed` at the first float sample that is NaN, infinite or absurdly large.
+    private static func checkFloats(_ samples: [Float], channels: Int) throws(AudioFileError.Problem) {
+        guard let bad = samples.firstIndex(where: { !$0.isFinite || abs($0) > largestFloatSample }) else { return }
+        throw .malformed("float sample \(samples[bad]) at frame \(bad / max(1, channels)) (samples are finite and near -1...1)")
+    }
+
+    /// The 44-byte RIFF/WAVE header for `dataBytes` of sample data (at most
+    /// ``WAVFileWriter/maximumDataBytes``).
+    static func header(format: PCMFormat, encoding: SampleEncoding, dataBytes: Int) -> Data {
+        precondition(dataBytes <= WAVFileWriter.maximumDataBytes)
+        var out = Data()
         out.append(contentsOf: Array("RIFF".utf8))
         appendLE(&out, UInt32(36 + dataBytes))
         out.append(contentsOf: Array("WAVEfmt ".utf8))
@@ -94,16 +133,10 @@ public enum WAVFile {
         appendLE(&out, UInt16(encoding.bytesPerSample * 8))
         out.append(contentsOf: Array("data".utf8))
         appendLE(&out, UInt32(dataBytes))
-        switch encoding {
-        case .s16le:
-            for sample in buffer.samples { appendLE(&out, UInt16(bitPattern: PCMConversion.int16(sample))) }
-        case .float32le:
-            for sample in buffer.samples { appendLE(&out, sample.bitPattern) }
-        }
         return out
     }
 
-    private static func samples(_ raw: ArraySlice<UInt8>, format: (tag: UInt16, channels: Int, rate: Int, bits: Int))
+    static func samples(_ raw: ArraySlice<UInt8>, format: (tag: UInt16, channels: Int, rate: Int, bits: Int))
         throws(AudioFileError.Problem) -> AudioBuffer
     {
         let encoding: PCMFormat
@@ -144,12 +177,14 @@ public enum WAVFile {
             }
         case (3, 32):
             while index < end { out.append(Float(bitPattern: le32(raw, index))); index += 4 }
+            try checkFloats(out, channels: format.channels)
         case (3, 64):
             while index < end {
                 let bits = UInt64(le32(raw, index)) | UInt64(le32(raw, index + 4)) << 32
                 out.append(Float(Double(bitPattern: bits)))
                 index += 8
             }
+            try checkFloats(out, channels: format.channels)
         default:
             throw .unsupported("WAV format tag \(format.tag) with \(format.bits)-bit samples (PCM and IEEE float only)")
         }
@@ -157,11 +192,11 @@ public enum WAVFile {
         return AudioBuffer(format: encoding, samples: out)
     }
 
-    private static func le16<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt16 where C.Index == Int {
+    static func le16<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt16 where C.Index == Int {
         UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
     }
 
-    private static func le32<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt32 where C.Index == Int {
+    static func le32<C: Collection<UInt8>>(_ bytes: C, _ at: C.Index) -> UInt32 where C.Index == Int {
         UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
     }
 

@@ -16,13 +16,16 @@ public final class BackendSession: Sendable {
     public let reason: String
     public let simulated: SimulatedBackend?
     public let simulatedDevice: DeviceIdentifier?
+    /// What the owner should tell the user (skipped profiles, a silent simulated mic).
+    public let warnings: [String]
     private let driver: Task<Void, Never>?
     private let speakerOut: String?
 
     private init(
         backend: any AudioDeviceBackend, kind: BackendKind, reason: String, simulated: SimulatedBackend? = nil,
-        device: DeviceIdentifier? = nil, driver: Task<Void, Never>? = nil, speakerOut: String? = nil
+        device: DeviceIdentifier? = nil, driver: Task<Void, Never>? = nil, speakerOut: String? = nil, warnings: [String] = []
     ) {
+        self.warnings = warnings
         self.backend = backend
         self.kind = kind
         self.reason = reason
@@ -69,14 +72,15 @@ public final class BackendSession: Sendable {
 
     private static func simulatedSession(_ settings: BackendSettings, reason: String) throws -> BackendSession {
         let library = ProfileLibrary.load(directory: settings.profiles ?? ProfileLibrary.defaultDirectory())
-        guard let profile = library.profile(id: settings.model) else {
-            let known = library.profiles.map(\.id).joined(separator: ", ")
-            let problems = library.problems.map { "\($0)" }.joined(separator: "; ")
-            throw BackendError(
-                "unknown glasses model '\(settings.model)' (known: \(known.isEmpty ? "none - is --profiles right?" : known))"
-                    + (problems.isEmpty ? "" : "; skipped profiles: \(problems)"))
-        }
+        let profile: DeviceProfile
+        do { profile = try library.require(id: settings.model) } catch { throw BackendError(error.description) }
         let micPath = settings.mic ?? ResourceLocator.find("samples").map { $0 + "/hey-glasses-weather.wav" }
+        var warnings = library.problems.map { "skipped profile \($0)" }
+        if micPath == nil {
+            warnings.append(
+                "no samples folder found (looked in \(ResourceLocator.candidates(for: "samples").joined(separator: ", "))); "
+                    + "the simulated mic is silent; give --mic FILE")
+        }
         var feed: MicFeed?
         if let micPath {
             let buffer = try AudioFileReader.read(micPath)
@@ -93,7 +97,7 @@ public final class BackendSession: Sendable {
         let task = Task { await driver.run() }
         return BackendSession(
             backend: backend, kind: .simulated, reason: reason, simulated: backend, device: id, driver: task,
-            speakerOut: settings.speakerOut)
+            speakerOut: settings.speakerOut, warnings: warnings)
     }
 
     /// Stops the simulated clock and saves what the simulated speaker played, if asked;

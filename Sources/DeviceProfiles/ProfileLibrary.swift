@@ -4,10 +4,18 @@ import Foundation
 public struct ProfileLibrary: Sendable {
     public private(set) var profiles: [DeviceProfile]
     public private(set) var problems: [ProfileLoadError]
+    /// The folder the profiles came from, when loaded from one.
+    public private(set) var directory: String?
+    /// Ids defined by more than one file, and those files: none of them is used, since
+    /// picking one would run as a model nobody chose.
+    public private(set) var conflicts: [String: [String]]
 
-    public init(profiles: [DeviceProfile], problems: [ProfileLoadError] = []) {
+    public init(profiles: [DeviceProfile], problems: [ProfileLoadError] = [], directory: String? = nil,
+                conflicts: [String: [String]] = [:]) {
         self.profiles = profiles
         self.problems = problems
+        self.directory = directory
+        self.conflicts = conflicts
     }
 
     /// Loads every `*.yaml`/`*.yml` in `directory`; a broken file is reported and skipped.
@@ -20,7 +28,7 @@ public struct ProfileLibrary: Sendable {
                 ProfileLoadError(file: directory, line: nil, message: "cannot read profile folder")
             ])
         }
-        var profiles: [DeviceProfile] = []
+        var loaded: [(profile: DeviceProfile, file: String)] = []
         var problems: [ProfileLoadError] = []
         for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
             let path = (directory as NSString).appendingPathComponent(name)
@@ -28,16 +36,21 @@ public struct ProfileLibrary: Sendable {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw ProfileLoadError(file: path, line: nil, message: "cannot read file as UTF-8 text")
                 }
-                let profile = try ProfileParser.parse(text, file: path)
-                if profiles.contains(where: { $0.id == profile.id }) {
-                    throw ProfileLoadError(file: path, line: nil, message: "duplicate profile id '\(profile.id)'")
-                }
-                profiles.append(profile)
+                loaded.append((try ProfileParser.parse(text, file: path), path))
             } catch {
                 problems.append(error)
             }
         }
-        return ProfileLibrary(profiles: profiles, problems: problems)
+        let files = Dictionary(grouping: loaded, by: \.profile.id).mapValues { $0.map(\.file) }
+        let conflicts = files.filter { $0.value.count > 1 }
+        for (id, paths) in conflicts.sorted(by: { $0.key < $1.key }) {
+            problems.append(ProfileLoadError(
+                file: paths[0], line: nil,
+                message: "profile id '\(id)' is also defined in \(paths.dropFirst().joined(separator: ", ")); none of them is used until one is renamed"))
+        }
+        return ProfileLibrary(
+            profiles: loaded.map(\.profile).filter { conflicts[$0.id] == nil }, problems: problems, directory: directory,
+            conflicts: conflicts)
     }
 
     /// The folder of profiles: `$GLASSES_AUDIO_PROFILES`, else `profiles/` next to the
@@ -49,6 +62,14 @@ public struct ProfileLibrary: Sendable {
 
     public func profile(id: String) -> DeviceProfile? { profiles.first { $0.id == id } }
 
+    /// The profile `id`, or an error that says why not: which files define it twice, which
+    /// files could not be read (with their YAML errors), and which ids are known.
+    public func require(id: String) throws(ProfileLookupError) -> DeviceProfile {
+        if let profile = profile(id: id) { return profile }
+        throw ProfileLookupError(id: id, directory: directory, known: profiles.map(\.id).sorted(),
+                                 conflictingFiles: conflicts[id] ?? [], problems: problems)
+    }
+
     /// The profile of the device with this name and address, if any matches; the most specific
     /// match wins ("Ray-Ban Meta Gen 2" is Gen 2, though it also contains "Ray-Ban Meta").
     public func profile(matchingName name: String, address: String) -> DeviceProfile? {
@@ -56,23 +77,44 @@ public struct ProfileLibrary: Sendable {
     }
 }
 
-/// Finds a folder shipped in the repository (`profiles`, `samples`) from the working
-/// directory or from the executable's location inside `.build`.
+/// Finds a data folder the project ships (`profiles`, `samples`) wherever the program runs from.
+///
+/// Looked up from the executable's real location (`/proc/self/exe`, symlinks resolved), never
+/// from `argv[0]` or the working folder first: an installed copy
+/// (`$PREFIX/bin/glasses-audio` with `$PREFIX/share/glasses-audio/<folder>`), then a checkout
+/// (the folder above `.build/<triple>/debug/`), and only then the working folder.
 public enum ResourceLocator {
+    /// The name of the data folder under `share/` in an installed copy.
+    public static let installedName = "glasses-audio"
+
     public static func find(_ folder: String) -> String? {
-        var candidates = [FileManager.default.currentDirectoryPath]
-        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-        for _ in 0..<6 {
-            url.deleteLastPathComponent()
-            candidates.append(url.path)
-        }
-        for base in candidates {
-            let path = (base as NSString).appendingPathComponent(folder)
+        candidates(for: folder).first { path in
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return path
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+    }
+
+    /// Where `folder` is looked for, in order.
+    public static func candidates(for folder: String, executable: String? = executablePath()) -> [String] {
+        var paths: [String] = []
+        if let executable {
+            let binFolder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            paths.append(binFolder.deletingLastPathComponent().appendingPathComponent("share/\(installedName)/\(folder)").path)
+            var url = binFolder
+            for _ in 0..<5 {
+                paths.append(url.appendingPathComponent(folder).path)
+                url.deleteLastPathComponent()
             }
         }
-        return nil
+        paths.append((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(folder))
+        return paths
+    }
+
+    /// The running executable's real path, from `/proc/self/exe` (argv[0] may be a bare name
+    /// found on PATH, or a symlink).
+    public static func executablePath() -> String? {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        guard let first = CommandLine.arguments.first, first.contains("/") else { return nil }
+        return URL(fileURLWithPath: first).resolvingSymlinksInPath().path
     }
 }

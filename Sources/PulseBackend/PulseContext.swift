@@ -75,9 +75,27 @@ final class PulseContext: @unchecked Sendable {
 
     // MARK: - Connecting
 
+    /// The server a connection goes to, for messages: the one given, else `$PULSE_SERVER`,
+    /// else the user's default.
+    var serverDescription: String {
+        if let server { return "PulseAudio server '\(server)'" }
+        if let variable = ProcessInfo.processInfo.environment["PULSE_SERVER"], !variable.isEmpty {
+            return "PulseAudio server '\(variable)' (from PULSE_SERVER)"
+        }
+        return "the user's PulseAudio server (no PULSE_SERVER set)"
+    }
+
     /// Connects without autospawning a server; throws when none answers.
     func connect() async throws {
-        let waiter = OneShot<Void>()
+        do {
+            try await connect(OneShot<Void>())
+        } catch var error as PulseError {
+            error.operation = "connect to \(serverDescription)"
+            throw error
+        }
+    }
+
+    private func connect(_ waiter: OneShot<Void>) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             waiter.continuation = continuation
             locked {

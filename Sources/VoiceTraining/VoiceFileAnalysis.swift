@@ -38,17 +38,25 @@ public enum VoiceFileAnalysis {
         public var commands: [Command]
     }
 
-    /// Speech segments of the audio file at `path`.
+    /// Speech segments of the audio file at `path`, read in chunks (memory bounded whatever
+    /// the length).
     public static func vad(path: String, configuration: VADConfiguration = VADConfiguration())
         throws(WakeWordBuildError) -> VADReport
     {
-        let audio = try read(path)
-        do {
-            let segments = try VADAnalysis.segments(of: audio, configuration: configuration)
-            return VADReport(file: path, segments: segments.map { Segment(start: $0.lowerBound, end: $0.upperBound) })
-        } catch {
-            throw .voice(error)
+        // Read and decided a chunk at a time: a two-hour file costs what a few seconds do.
+        let chunks: AudioFileChunks
+        do { chunks = try AudioFileChunks(path: path) } catch { throw .audioFile(error) }
+        let stream: VADStream
+        do { stream = try VADStream(inputFormat: chunks.format, configuration: configuration) } catch { throw .voice(error) }
+        while true {
+            let chunk: AudioBuffer?
+            do { chunk = try chunks.next() } catch { throw .audioFile(error) }
+            guard let chunk else { break }
+            do { try stream.add(chunk) } catch { throw .voice(error) }
         }
+        let segments: [ClosedRange<Double>]
+        do { segments = try stream.finish() } catch { throw .voice(error) }
+        return VADReport(file: path, segments: segments.map { Segment(start: $0.lowerBound, end: $0.upperBound) })
     }
 
     /// Wake detections in the audio file at `path`.

@@ -55,6 +55,28 @@ public struct WakeWordTemplateBuilder: Sendable {
         return (base as NSString).appendingPathComponent("glasses-audio/wake")
     }
 
+    /// Whether the model for `keyword` is already in the cache (preparing it is then quick).
+    public func isCached(_ keyword: String) -> Bool {
+        guard let cacheDirectory else { return false }
+        let path = (cacheDirectory as NSString).appendingPathComponent(cacheFileName(for: Self.normalizedPhrase(keyword)))
+        return FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Why a model prepared now could not be kept for the next run, or nil when it can: the
+    /// cache folder is missing and cannot be made, or is not writable.
+    public func cacheProblem() -> String? {
+        guard let cacheDirectory else { return "no cache folder is set" }
+        do {
+            try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        } catch {
+            return "the cache folder \(cacheDirectory) cannot be made"
+        }
+        guard access(cacheDirectory, W_OK) == 0 else {
+            return "the cache folder \(cacheDirectory) is not writable (\(String(cString: strerror(errno))))"
+        }
+        return nil
+    }
+
     /// The model for `keyword` from text alone: read from the cache, or synthesised and cached.
     public func model(for keyword: String) throws(WakeWordBuildError) -> WakeWordModel {
         let phrase = Self.normalizedPhrase(keyword)

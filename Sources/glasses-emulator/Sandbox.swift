@@ -7,10 +7,20 @@ final class Sandbox: @unchecked Sendable {
     var busAddress: String { "unix:path=\(directory)/bus" }
     var pulseServer: String { "unix:\(directory)/pulse/native" }
     private var children: [pid_t] = []
+    /// The daemons' own process group (the first one's pid), so one signal reaches them all
+    /// and a Ctrl-C meant for the emulator does not hit them before it stops them in order.
+    private var group: pid_t = 0
+    private let watchdog: SandboxWatchdog
 
     init() throws {
         directory = NSTemporaryDirectory() + "glasses-emulator-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory + "/pulse", withIntermediateDirectories: true)
+        do {
+            watchdog = try SandboxWatchdog(directory: directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
     }
 
     /// Starts `dbus-daemon`; returns once its socket exists.
@@ -52,6 +62,7 @@ final class Sandbox: @unchecked Sendable {
         }
         children = []
         try? FileManager.default.removeItem(atPath: directory)
+        watchdog.release()
     }
 
     private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
@@ -74,23 +85,33 @@ final class Sandbox: @unchecked Sendable {
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        // Children start with no signals blocked: Swift's threads block SIGTERM, and a
-        // dbus-daemon that inherited that mask would never stop.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        var attributes = Self.cleanSignalAttributes(flags: POSIX_SPAWN_SETPGROUP)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, group)
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw SandboxError("cannot run \(program): \(String(cString: strerror(result))) (scripts/bootstrap installs it)")
         }
+        if group == 0 {
+            group = pid
+            watchdog.watch(group: pid)
+        }
         return pid
+    }
+
+    /// Spawn attributes for a child that starts with no signals blocked and default handlers:
+    /// Swift's threads block SIGTERM, and a dbus-daemon that inherited that mask would never stop.
+    static func cleanSignalAttributes(flags: Int32 = 0) -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | flags))
+        return attributes
     }
 }
 

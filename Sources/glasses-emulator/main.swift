@@ -43,19 +43,20 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
     @Flag(help: "Start with the glasses disconnected (folded).")
     var disconnected = false
 
-    @Option(help: "Commands to run, with waits: \"2s connect; 5s disconnect; 1s quit\".")
-    var script: String?
+    @Option(help: "Commands to run, with waits: \"2s connect; 5s disconnect; 1s quit\" (waits within 0...86400 s; commands: \(EmulatorCommand.known)).",
+            transform: { try EmulatorScript(parsing: $0) })
+    var script: EmulatorScript?
 
     @Option(help: "A folder to write what the speakers played (the latest 10 minutes) into, as voice.wav and media.wav, when the emulator ends.")
     var speakerOut: String?
 
     func run() async throws {
+        let stop = StopRequest()
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let logger = Logger(label: "glasses-emulator")
         let library = ProfileLibrary.load(directory: profiles ?? ProfileLibrary.defaultDirectory())
-        guard let deviceProfile = library.profile(id: profile) else {
-            throw ValidationError("no profile \"\(profile)\"; known: \(library.profiles.map(\.id).sorted().joined(separator: ", "))")
-        }
+        let deviceProfile: DeviceProfile
+        do { deviceProfile = try library.require(id: profile) } catch { throw ValidationError(error.description) }
         let audio = EmulatedAudio()
         if let mic { try audio.setMic(try AudioFileReader.read(mic), loop: loop) }
         if let echoDB {
@@ -80,36 +81,27 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         defer { emulator.close() }
         if let sandbox {
             try sandbox.startPulseAudio()
-            print("PULSE_SERVER=\(sandbox.pulseServer)")
-            print("DBUS_SYSTEM_BUS_ADDRESS=\(sandbox.busAddress)")
-            fflush(nil)
+            ConsoleIO.printLine("PULSE_SERVER=\(sandbox.pulseServer)")
+            ConsoleIO.printLine("DBUS_SYSTEM_BUS_ADDRESS=\(sandbox.busAddress)")
         }
         if !disconnected { try emulator.connect() }
 
         let commands = script.map(Self.scripted) ?? Self.standardInput()
         let work = Task {
             for await command in commands {
-                if command == "quit" { return }
                 do {
-                    if command == "wait server" {
-                        try await Self.waitForSoundServer(emulator)
-                    } else {
-                        try Self.perform(command, on: emulator)
+                    switch try command.get() {
+                    case .quit: return
+                    case .waitServer: try await Self.waitForSoundServer(emulator)
+                    case let other: try Self.perform(other, on: emulator)
                     }
                 } catch {
-                    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                    ConsoleIO.printError("error: \(error)")
                 }
             }
             try? await Task.sleep(for: .seconds(1_000_000))  // stdin closed: run until Ctrl-C
         }
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { work.cancel() }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
+        stop.onRequest { work.cancel() }
         await work.value
         if let speakerOut {
             try FileManager.default.createDirectory(atPath: speakerOut, withIntermediateDirectories: true)
@@ -128,34 +120,29 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         throw SandboxError("no sound server registered within 30 s; is PulseAudio running with module-bluez5-discover headset=ofono on this bus?")
     }
 
-    static func perform(_ command: String, on emulator: GlassesEmulator) throws {
+    /// Connect, disconnect or status (quit and wait server are the run loop's).
+    static func perform(_ command: EmulatorCommand, on emulator: GlassesEmulator) throws {
         switch command {
-        case "connect": try emulator.connect()
-        case "disconnect": try emulator.disconnect()
-        case "status":
+        case .connect: try emulator.connect()
+        case .disconnect: try emulator.disconnect()
+        case .status:
             let s = emulator.statistics
-            print(
+            ConsoleIO.printLine(
                 "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"); "
                     + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
                     + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer)")
-            fflush(nil)
-        case "": break
-        default: throw ValidationError("unknown command \"\(command)\"; try connect, disconnect, status, wait server or quit")
+        case .waitServer, .quit: break
         }
     }
 
-    /// "2s connect; 500ms disconnect" → commands after their waits.
-    static func scripted(_ script: String) -> AsyncStream<String> {
+    /// A checked script's commands, each after its wait.
+    static func scripted(_ script: EmulatorScript) -> AsyncStream<Result<EmulatorCommand, EmulatorUsageError>> {
         AsyncStream { continuation in
             let task = Task {
-                for step in script.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    var words = step.split(separator: " ").map(String.init)
-                    if let wait = words.first.flatMap(Self.duration) {
-                        try? await Task.sleep(for: wait)
-                        words.removeFirst()
-                    }
-                    continuation.yield(words.joined(separator: " "))
+                for step in script.steps {
+                    if step.wait > .zero { try? await Task.sleep(for: step.wait) }
+                    continuation.yield(.success(step.command))
                 }
                 continuation.finish()
             }
@@ -163,19 +150,17 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         }
     }
 
-    static func duration(_ word: String) -> Duration? {
-        if word.hasSuffix("ms"), let value = Int(word.dropLast(2)) { return .milliseconds(value) }
-        if word.hasSuffix("s"), let value = Double(word.dropLast()) { return .milliseconds(Int(value * 1000)) }
-        return nil
-    }
-
-    static func standardInput() -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let thread = Thread {
-                while let line = readLine() { continuation.yield(line.trimmingCharacters(in: .whitespaces)) }
+    /// Commands typed on stdin; a line that is no command is reported, and the next is read.
+    static func standardInput() -> AsyncStream<Result<EmulatorCommand, EmulatorUsageError>> {
+        let lines = ConsoleIO.lines()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await line in lines where !line.isEmpty {
+                    continuation.yield(Result { () throws(EmulatorUsageError) in try EmulatorCommand(parsing: line) })
+                }
                 continuation.finish()
             }
-            thread.start()
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }

@@ -53,7 +53,7 @@ public enum Run {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
-    private static func spawn(
+    static func spawn(
         _ program: String, _ arguments: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t
     ) throws -> pid_t {
         var env = ProcessInfo.processInfo.environment

@@ -13,22 +13,19 @@ struct Levels: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: "Stop after this many seconds (default: run until Ctrl-C).")
-    var seconds: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (0.01...86400; default: run until Ctrl-C).", valueName: "seconds"),
+            transform: DurationOption.length.transform)
+    var seconds: Duration?
 
-    @Option(help: "Seconds between meter updates.")
-    var interval: Double = 0.1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between meter updates (0.01...10; default 0.1).", valueName: "seconds"),
+            transform: DurationOption.meterInterval.transform)
+    var interval: Duration = .milliseconds(100)
 
     @Option(help: "Source (mic) to meter, by name or device address (default: the glasses' mic).")
     var source: String?
 
     @Flag(help: "One JSON object per update: {time, rms_dbfs, peak_dbfs, held_peak_dbfs}.")
     var json = false
-
-    func validate() throws {
-        guard interval >= 0.01 && interval <= 10 else { throw ValidationError("--interval must be within 0.01...10 seconds") }
-        if let seconds, seconds <= 0 { throw ValidationError("--seconds must be positive") }
-    }
 
     struct Reading: Encodable {
         var time: Double
@@ -47,7 +44,9 @@ struct Levels: AsyncParsableCommand {
             let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: .seconds(10))
             if !json { printStatus("metering \(capture.source); Ctrl-C stops") }
             let frames = capture.frames
-            let window = Int(interval * Double(format.sampleRate))
+            let window = Int((interval.inSeconds * Double(format.sampleRate)).rounded())
+            let stopAfter = seconds.map { Int(($0.inSeconds * Double(format.sampleRate)).rounded()) }
+            var metered = 0
             var pending: [Float] = []
             var meter = LevelMeter()
             var time = 0.0
@@ -57,7 +56,8 @@ struct Levels: AsyncParsableCommand {
                 while pending.count >= window {
                     meter.measure(AudioBuffer(format: format, samples: Array(pending.prefix(window))))
                     pending.removeFirst(window)
-                    time += interval
+                    metered += window
+                    time = Double(metered) / Double(format.sampleRate)
                     let level = meter.current
                     if json {
                         try printJSON(Reading(time: (time * 1000).rounded() / 1000, rmsDbfs: level.rmsDBFS.rounded(to: 1),
@@ -68,9 +68,9 @@ struct Levels: AsyncParsableCommand {
                                           level.peakDBFS, meter.heldPeakDBFS)
                         if interactive { print("\r" + line, terminator: ""); flushStandardOutput() } else { print(line) }
                     }
-                    if let seconds, time >= seconds - 1e-9 { break }
+                    if let stopAfter, metered >= stopAfter { break }
                 }
-                if let seconds, time >= seconds - 1e-9 { break }
+                if let stopAfter, metered >= stopAfter { break }
             }
             if interactive && !json { print("") }
         } catch {

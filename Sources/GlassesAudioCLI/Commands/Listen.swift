@@ -45,17 +45,12 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "Keep each command here: Ogg Opus audio and a JSON file of what was heard and answered.")
     var history: String?
 
-    @Option(help: "Stop after this many seconds (default: until Ctrl-C, or one round trip with --once).")
-    var seconds: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (0.01...86400; default: until Ctrl-C, or one round trip with --once).", valueName: "seconds"),
+            transform: DurationOption.length.transform)
+    var seconds: Duration?
 
     @Flag(help: "One JSON object per event.")
     var json = false
-
-    func validate() throws {
-        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
-            throw ValidationError("--seconds must be within 0...86400")
-        }
-    }
 
     func run() async throws {
         let models = try wake.models()
@@ -91,9 +86,9 @@ struct Listen: AsyncParsableCommand {
         let clock = routes.clock
         let (json, seconds, now) = (self.json, self.seconds, self.now)
         if !json { printStatus("listening on \(session.backend.name) for '\(wake.keyword.joined(separator: "', '"))'; Ctrl-C stops") }
-        let timer = seconds.map { limit in Task { try await Task.sleep(for: .seconds(limit)); assistant.stop() } }
+        let timer = seconds.map { limit in Task { try await Task.sleep(for: limit); assistant.stop() } }
         defer { timer?.cancel() }
-        try await Interrupt.cancellable {
+        try await Interrupt().cancellable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await event in events { try EventPrinter.print(event, json: json) }

@@ -13,10 +13,12 @@ struct Monitor: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: "Stop after this many seconds.")
-    var seconds: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (0.01...86400).", valueName: "seconds"),
+            transform: DurationOption.length.transform)
+    var seconds: Duration?
 
-    @Option(help: "Stop after this many events.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many events (1...1000000000).", valueName: "events"),
+            transform: CountOption.events.transform)
     var count: Int?
 
     @Flag(help: "One JSON object per line.")
@@ -70,7 +72,7 @@ struct Monitor: AsyncParsableCommand {
                     }
                 }
                 if let seconds {
-                    group.addTask { try await Task.sleep(for: .seconds(seconds)) }
+                    group.addTask { try await Task.sleep(for: seconds) }
                 }
                 try await group.next()
                 group.cancelAll()

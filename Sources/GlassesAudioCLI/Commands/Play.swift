@@ -15,8 +15,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Sink (speaker) to play to, by name or device address (default: the glasses').")
     var sink: String?
 
-    @Option(help: "How long to wait for the route to become ready, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -32,14 +33,18 @@ struct Play: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let audio = try AudioFileReader.read(file)
+        let recovered = try AudioFileReader.readRecovering(file)
+        let audio = recovered.buffer
+        if let damage = recovered.damage {
+            printStatus(String(format: "warning: %@: %@; playing the %.2f s before the damage", file, damage.description, audio.duration))
+        }
         let session = try await BackendSession.open(backendOptions, quiet: json)
         var sinkName = sink ?? "default"
         var service: RouteService?
         do {
-            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
             service = routes
-            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: audio.format, wait: .seconds(timeout))
+            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: audio.format, wait: timeout)
             sinkName = playback.sink
             if !json { printStatus(String(format: "playing %.2f s of %@ to %@", audio.duration, file, sinkName)) }
             let chunk = audio.format.sampleRate / 10

@@ -13,8 +13,9 @@ struct Profile: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: "How long to wait for the switch, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the switch, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "One JSON object.")
     var json = false
@@ -36,7 +37,7 @@ struct Profile: AsyncParsableCommand {
         let session = try await BackendSession.open(backendOptions, quiet: json)
         let service: RouteService
         do {
-            service = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            service = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
         } catch {
             try? await session.closeAndReport()
             throw CLIError("cannot follow the routes on \(session.backend.name): \(error)")

@@ -14,8 +14,9 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(help: "How long to record, in seconds.")
-    var seconds: Double = 3
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to record, in seconds (0.01...86400; default 3).", valueName: "seconds"),
+            transform: DurationOption.length.transform)
+    var seconds: Duration = .seconds(3)
 
     @Option(help: "Sample rate of the file.")
     var rate: Int = 16000
@@ -26,11 +27,13 @@ struct Record: AsyncParsableCommand {
     @Option(help: "Source (mic) to record from, by name or device address (default: the glasses' mic).")
     var source: String?
 
-    @Option(help: "Ogg Opus bitrate in bit/s (for .opus files).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Ogg Opus bitrate in bit/s, for .opus files (6000...510000; default 24000).", valueName: "bit/s"),
+            transform: CountOption.bitrate.transform)
     var bitrate: Int = 24000
 
-    @Option(help: "How long to wait for the route to become ready, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -39,14 +42,18 @@ struct Record: AsyncParsableCommand {
     var output: String
 
     func validate() throws {
-        guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--seconds must be within 0...3600") }
         do { try PCMFormat(sampleRate: rate, channels: channels).validate() } catch {
             throw ValidationError("--rate/--channels: \(error)")
         }
         guard output.hasSuffix(".wav") || output.hasSuffix(".opus") else {
             throw ValidationError("the output file must end in .wav or .opus, got '\(output)'")
         }
-        guard bitrate >= 6000 && bitrate <= 510_000 else { throw ValidationError("--bitrate must be within 6000...510000") }
+        let longest = WAVFileWriter.maximumDuration(for: PCMFormat(sampleRate: rate, channels: channels))
+        if output.hasSuffix(".wav"), seconds.inSeconds > longest {
+            throw ValidationError(String(
+                format: "--seconds %@ does not fit a WAV file: it holds at most 4 GiB, %.0f s at %d Hz and %d channels; record to .opus or fewer seconds",
+                compact(seconds.inSeconds), longest.rounded(.down), rate, channels))
+        }
     }
 
     struct Result: Encodable {
@@ -61,52 +68,71 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try await BackendSession.open(backendOptions, quiet: json)
+        let interrupt = Interrupt()
         let format = PCMFormat(sampleRate: rate, channels: channels)
-        var recorded = AudioBuffer(format: format)
+        // The file is created before anything is captured: a bad destination fails now, and
+        // what arrives goes to disk as it comes (see AudioFileWriter), never held in memory.
+        let writer: any AudioFileWriter
+        do { writer = try AudioFileWriters.open(output, format: format, bitrate: bitrate) } catch { throw CLIError("\(error)") }
+        let session: BackendSession
+        do { session = try await BackendSession.open(backendOptions, quiet: json) } catch {
+            discard(writer)
+            throw error
+        }
         var failure: (any Error)?
         var sourceName = source ?? "default"
         var service: RouteService?
         do {
-            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
             service = routes
-            let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: .seconds(timeout))
+            let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: timeout)
             sourceName = capture.source
-            if !json { printStatus("recording \(seconds) s from \(sourceName) (\(format))") }
-            let wanted = Int(seconds * Double(rate))
-            var progress = ProgressLine(total: seconds, enabled: !json)
-            for try await frame in capture.frames {
-                recorded.append(frame.buffer.frames(0..<(wanted - recorded.frameCount)))
-                progress.update(done: recorded.duration, level: AudioLevel(measuring: frame.buffer.samples))
-                if recorded.frameCount >= wanted { break }
+            if !json { printStatus("recording \(compact(seconds.inSeconds)) s from \(sourceName) (\(format))") }
+            let wanted = Int((seconds.inSeconds * Double(rate)).rounded())
+            let (json, total, frames) = (self.json, seconds.inSeconds, capture.frames)
+            try await interrupt.cancellable {
+                var progress = ProgressLine(total: total, enabled: !json)
+                defer { progress.finish() }
+                for try await frame in frames {
+                    try writer.write(frame.buffer.frames(0..<(wanted - writer.framesWritten)))
+                    progress.update(done: writer.duration, level: AudioLevel(measuring: frame.buffer.samples))
+                    if writer.framesWritten >= wanted { break }
+                }
             }
-            progress.finish()
         } catch {
             failure = error
         }
         await service?.finish()
         try await session.closeAndReport()
-        if !recorded.isEmpty {
-            try save(recorded)
+        guard writer.framesWritten > 0 else {
+            discard(writer)
+            if let signal = interrupt.caught { throw ExitCode(128 + signal) }
+            throw CLIError("nothing was recorded" + (failure.map { ": \($0)" } ?? ""))
         }
+        do { try writer.close() } catch { throw CLIError("\(error)") }
         let result = Result(
-            file: output, seconds: recorded.duration, frames: recorded.frameCount, sampleRate: rate, channels: channels,
-            source: sourceName, level: AudioLevel(measuring: recorded.samples), complete: failure == nil)
+            file: output, seconds: writer.duration, frames: writer.framesWritten, sampleRate: rate, channels: channels,
+            source: sourceName, level: writer.level, complete: failure == nil && interrupt.caught == nil)
         if let failure {
-            let kept = recorded.isEmpty ? "nothing was recorded" : String(format: "the %.2f s recorded so far are in %@", recorded.duration, output)
-            throw CLIError("recording stopped after \(String(format: "%.2f", recorded.duration)) s: \(failure); \(kept)")
+            throw CLIError(String(format: "recording stopped after %.2f s: %@; the %.2f s recorded so far are in %@",
+                                  writer.duration, "\(failure)", writer.duration, output))
         }
-        if json { return try printJSON(result) }
-        print(String(format: "recorded %.2f s (%d frames, %@) from %@ to %@; rms %.1f dBFS, peak %.1f dBFS",
-                     result.seconds, result.frames, format.description, sourceName, output,
-                     result.level.rmsDBFS, result.level.peakDBFS))
+        if json {
+            try printJSON(result)
+        } else {
+            print(String(format: "recorded %.2f s (%d frames, %@) from %@ to %@; rms %.1f dBFS, peak %.1f dBFS",
+                         result.seconds, result.frames, format.description, sourceName, output,
+                         result.level.rmsDBFS, result.level.peakDBFS))
+        }
+        if let signal = interrupt.caught {
+            printStatus("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); the recording is complete up to there")
+            throw ExitCode(128 + signal)
+        }
     }
 
-    private func save(_ buffer: AudioBuffer) throws {
-        if output.hasSuffix(".opus") {
-            try OggOpusFile.write(buffer, to: output, bitrate: bitrate)
-        } else {
-            try WAVFile.write(buffer, to: output)
-        }
+    /// Removes a file that holds no audio (nothing was captured), so no empty file is left.
+    private func discard(_ writer: any AudioFileWriter) {
+        try? writer.close()
+        unlink(writer.path)
     }
 }

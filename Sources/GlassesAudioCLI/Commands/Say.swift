@@ -31,8 +31,9 @@ struct Say: AsyncParsableCommand {
     @Option(help: "Write the speech to this WAV file instead of playing it.")
     var out: String?
 
-    @Option(help: "How long to wait for the speaker route, in seconds.")
-    var timeout: Double = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the speaker route, in seconds (0.1...3600; default 10).", valueName: "seconds"),
+            transform: DurationOption.timeout.transform)
+    var timeout: Duration = .seconds(10)
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -43,7 +44,6 @@ struct Say: AsyncParsableCommand {
     func validate() throws {
         guard !text.allSatisfy(\.isWhitespace) else { throw ValidationError("the text to say is empty") }
         do { try settings.validate() } catch { throw ValidationError("\(error)") }
-        guard timeout.isFinite, timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be within 0...600 seconds") }
     }
 
     var settings: SpeechSettings { SpeechSettings(engine: "espeak", voice: voice, rate: rate, volume: volume, pitch: pitch) }
@@ -80,10 +80,10 @@ struct Say: AsyncParsableCommand {
         let session = try await BackendSession.open(backendOptions, quiet: json)
         var service: RouteService?
         do {
-            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
             service = routes
             let playback = try await RoutedStreams.playback(
-                on: routes, sink: nil, format: PCMFormat(sampleRate: 16000, channels: 1), wait: .seconds(timeout))
+                on: routes, sink: nil, format: PCMFormat(sampleRate: 16000, channels: 1), wait: timeout)
             let played = try await SpeechPlayer.play(
                 engine.speak(text, settings: settings), to: playback.stream, firstChunk: { firstChunk.mark() })
             await routes.finish()

@@ -57,7 +57,15 @@ struct WakeOptions: ParsableArguments {
         for phrase in keyword where phrase.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--keyword must not be empty")
         }
+        for phrase in keyword where phrase.count > Self.longestPhrase {
+            throw ValidationError(
+                "--keyword '\(phrase.prefix(24))…' has \(phrase.count) characters; a wake phrase has at most \(Self.longestPhrase) (two to five words, like \"hey glasses\"): preparing a longer one takes minutes and it is not a wake word any more")
+        }
     }
+
+    /// The longest wake phrase accepted, in characters: preparation time grows with length
+    /// (200 characters took 205 s of CPU and a 17 MB model).
+    static let longestPhrase = 40
 
     var configuration: WakeWordConfiguration { WakeWordConfiguration(sensitivity: sensitivity) }
 
@@ -79,8 +87,17 @@ struct WakeOptions: ParsableArguments {
     }
 
     func models() throws -> [WakeWordModel] {
-        if keyword.count == 1 { printStatus("preparing wake phrase '\(keyword[0])' (cached after the first time)…") }
-        return try VoiceFileAnalysis.models(keywords: keyword, enrollDirectory: enroll)
+        let builder = WakeWordTemplateBuilder()
+        let preparing = keyword.filter { !builder.isCached($0) }
+        if !preparing.isEmpty {
+            let phrases = preparing.map { "'\($0)'" }.joined(separator: ", ")
+            if let problem = builder.cacheProblem() {
+                printStatus("preparing wake phrase \(phrases) (several seconds each); \(problem), so this is redone on every run - set XDG_CACHE_HOME to a writable folder")
+            } else {
+                printStatus("preparing wake phrase \(phrases) (several seconds each; cached in \(builder.cacheDirectory ?? "") for next time)…")
+            }
+        }
+        return try VoiceFileAnalysis.models(keywords: keyword, enrollDirectory: enroll, builder: builder)
     }
 }
 

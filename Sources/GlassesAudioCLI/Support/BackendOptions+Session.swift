@@ -20,6 +20,7 @@ extension BackendSession {
         } catch let error as BackendError {
             throw CLIError(error.message)
         }
+        for warning in session.warnings { printStatus("warning: \(warning)") }
         if !quiet {
             let why = session.reason == "asked for" ? "--backend" : session.reason
             printStatus("backend: \(session.kind.rawValue) (\(why))")

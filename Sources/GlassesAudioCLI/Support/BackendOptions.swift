@@ -21,10 +21,14 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("speaker-out"), help: "Simulated backend: save what the glasses' speaker played to this WAV.")
     var speakerOut: String?
 
-    @Option(name: .customLong("sim-events"), help: "Simulated backend: timed controls, e.g. '1.5:fold,3:unfold' (seconds:control; controls: \(SimulatedGlasses.Control.allCases.map(\.rawValue).joined(separator: ", "))).")
+    @Option(name: .customLong("sim-events"), parsing: .unconditional,
+            help: "Simulated backend: timed controls, e.g. '1.5:fold,3:unfold' (seconds:control; seconds within 0...86400; controls: \(SimulatedGlasses.Control.allCases.map(\.rawValue).joined(separator: ", "))).",
+            transform: SimulationScript.init(parsing:))
     var simEvents: SimulationScript?
 
-    @Option(name: .customLong("sim-speed"), help: "Simulated backend: simulated seconds per real second.")
+    @Option(name: .customLong("sim-speed"), parsing: .unconditional,
+            help: "Simulated backend: simulated seconds per real second (0.01...1000; default 1).",
+            transform: { try DurationOption.number($0, in: BackendOptions.simSpeeds, meaning: "simulated seconds per real second") })
     var simSpeed: Double = 1
 
     @Option(name: .long, help: "Folder of device profiles (default: $GLASSES_AUDIO_PROFILES or ./profiles).")
@@ -33,8 +37,15 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("server"), help: "PulseAudio server to use (default: $PULSE_SERVER or the user's).")
     var server: String?
 
+    /// Simulated seconds per real second that the simulation can keep up with.
+    static let simSpeeds = 0.01...1000.0
+
     func validate() throws {
-        guard simSpeed > 0 && simSpeed <= 1000 else { throw ValidationError("--sim-speed must be within 0...1000") }
+        if backend == nil, let value = ProcessInfo.processInfo.environment["GLASSES_AUDIO_BACKEND"], !value.isEmpty,
+           BackendKind(rawValue: value) == nil {
+            let known = BackendKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("GLASSES_AUDIO_BACKEND='\(value)' is not one of \(known)")
+        }
         if let backend = backend, backend != .simulated, simEvents != nil || speakerOut != nil {
             throw ValidationError("--sim-events and --speaker-out only apply to --backend simulated")
         }

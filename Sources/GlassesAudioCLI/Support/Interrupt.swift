@@ -1,23 +1,67 @@
 import Dispatch
 import Foundation
+import Synchronization
 
-/// Ends a long-running command cleanly on Ctrl-C (SIGINT) or SIGTERM instead of killing it.
-enum Interrupt {
-    /// Runs `body`; a signal cancels it, and the command then finishes normally.
-    static func cancellable(_ body: @escaping @Sendable () async throws -> Void) async throws {
-        let task = Task { try await body() }
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+/// Ctrl-C (SIGINT) or SIGTERM as a request to finish early and cleanly instead of dying.
+///
+/// Signals are caught from the moment one of these is made, so a signal that arrives while
+/// a command is still preparing is kept: the work it then starts with ``cancellable(_:)``
+/// is cancelled at once. ``caught`` says which one came, for the exit status (128 + number).
+final class Interrupt: Sendable {
+    private struct State {
+        var signal: Int32?
+        var task: Task<Void, any Error>?
+    }
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+
+        func received(_ number: Int32) {
+            let task = state.withLock { state in
+                if state.signal == nil { state.signal = number }
+                return state.task
+            }
+            task?.cancel()
+        }
+    }
+    private let shared = Shared()
+    /// Set once in `init`, cancelled in `deinit`.
+    private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
+
+    init() {
+        let shared = self.shared
+        sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { task.cancel() }
+            source.setEventHandler { shared.received(number) }
             source.resume()
             return source
         }
-        defer { sources.forEach { $0.cancel() } }
+    }
+
+    deinit {
+        sources.forEach { $0.cancel() }
+    }
+
+    /// The signal that asked to stop, if one did.
+    var caught: Int32? { shared.state.withLock { $0.signal } }
+
+    /// Runs `body`; a signal (before or during) cancels it, and this then returns normally.
+    func cancellable(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        let task = Task { try await body() }
+        let already = shared.state.withLock { state in
+            state.task = task
+            return state.signal != nil
+        }
+        if already { task.cancel() }
         do {
             try await task.value
-        } catch is CancellationError {
+        } catch is CancellationError where caught != nil {
             return
         }
+    }
+
+    /// Runs `body` until it ends or a signal cancels it.
+    static func cancellable(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await Interrupt().cancellable(body)
     }
 }

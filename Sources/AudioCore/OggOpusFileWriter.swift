@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+internal import COpus
+
+/// An Ogg Opus file written as audio arrives, through libopusenc.
+///
+/// Pages go straight to the file with `write(2)` (libopusenc's own file output buffers in
+/// stdio, which a killed process never flushes), the header pages at once, and audio pages
+/// about ``AudioFileWriters/checkpointInterval`` at most after their audio was written (the
+/// encoder's muxing delay is half of it, and it holds no audio back for decisions). A file whose writer was killed holds valid pages up to then;
+/// opusfile, and so ``OggOpusFile/read(_:originalRate:)`` and `sox`, read it.
+public final class OggOpusFileWriter: AudioFileWriter {
+    public let path: String
+    public let format: PCMFormat
+
+    /// The encoder is touched only under the lock.
+    private struct State: @unchecked Sendable {
+        var encoder: OpaquePointer?
+        var frames = 0
+        var level = LevelAccumulator()
+    }
+    private let state: Mutex<State>
+    private let output: FileOutput
+
+    /// Creates (or replaces) `path` and writes the Ogg Opus header pages.
+    public init(path: String, format: PCMFormat, bitrate: Int = 24_000, speech: Bool = true) throws(AudioFileError) {
+        try AudioFileWriters.checkDestination(path)
+        do { try format.validate() } catch { throw AudioFileError(path: path, problem: .unsupportedFormat(error)) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(errno))))
+        }
+        let output = FileOutput(descriptor: descriptor)
+        let fail = { (reason: String) in AudioFileError(path: path, problem: .codec(reason)) }
+        guard let comments = ope_comments_create() else {
+            output.close()
+            throw fail("ope_comments_create failed")
+        }
+        defer { ope_comments_destroy(comments) }
+        _ = ope_comments_add(comments, "ENCODER", "GlassesAudio")
+        var callbacks = OpusEncCallbacks(write: { user, bytes, count in
+            FileOutput.from(user).write(bytes, Int(count)) ? 0 : 1
+        }, close: { _ in 0 })
+        var error: Int32 = 0
+        guard let encoder = ope_encoder_create_callbacks(
+            &callbacks, Unmanaged.passUnretained(output).toOpaque(), comments,
+            Int32(format.sampleRate), Int32(format.channels), format.channels > 2 ? 1 : 0, &error)
+        else {
+            output.close()
+            throw AudioFileError(path: path, problem: .writeFailed(String(cString: ope_strerror(error))))
+        }
+        self.path = path
+        self.format = format
+        self.output = output
+        state = Mutex(State(encoder: encoder))
+        // A page goes out once it holds this much audio; half the interval keeps the lag
+        // behind what was written under the interval.
+        let delay = Int32(24_000 * AudioFileWriters.checkpointInterval.components.seconds)
+        for status in [
+            COpus_encoderSetBitrate(encoder, Int32(bitrate)),
+            speech ? COpus_encoderSetVoiceSignal(encoder) : OPE_OK,
+            COpus_encoderSetMuxingDelay(encoder, delay),
+            COpus_encoderSetDecisionDelay(encoder, 0),
+            ope_encoder_flush_header(encoder),
+        ] where status != OPE_OK {
+            try? close()
+            throw fail(String(cString: ope_strerror(status)))
+        }
+    }
+
+    public var framesWritten: Int { state.withLock { $0.frames } }
+    public var level: AudioLevel { state.withLock { $0.level.level } }
+
+    public func write(_ buffer: AudioBuffer) throws(AudioFileError) {
+        precondition(buffer.format.sampleRate == format.sampleRate && buffer.format.channels == format.channels,
+                     "a \(buffer.format) buffer written to a \(format) file")
+        try state.withLock { state throws(AudioFileError) in
+            guard let encoder = state.encoder else {
+                throw AudioFileError(path: path, problem: .writeFailed("the file is already closed"))
+            }
+            let status = buffer.samples.withUnsafeBufferPointer {
+                ope_encoder_write_float(encoder, $0.baseAddress, Int32(buffer.frameCount))
+            }
+            try check(status)
+            state.frames += buffer.frameCount
+            state.level.add(buffer.samples)
+        }
+    }
+
+    public func close() throws(AudioFileError) {
+        try state.withLock { state throws(AudioFileError) in
+            guard let encoder = state.encoder else { return }
+            state.encoder = nil
+            let status = ope_encoder_drain(encoder)
+            ope_encoder_destroy(encoder)
+            let synced = output.sync()
+            output.close()
+            try check(status)
+            if !synced { throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(errno)))) }
+        }
+    }
+
+    deinit {
+        try? close()
+    }
+
+    private func check(_ status: Int32) throws(AudioFileError) {
+        guard status == OPE_OK else {
+            if let failure = output.failure {
+                throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(failure))))
+            }
+            throw AudioFileError(path: path, problem: .codec(String(cString: ope_strerror(status))))
+        }
+    }
+
+    /// The file descriptor libopusenc's page callback writes to, and the first error it met.
+    private final class FileOutput: @unchecked Sendable {
+        private let descriptor: Int32
+        /// Set from the encoder's callback, which runs under the writer's lock.
+        private(set) var failure: Int32?
+
+        init(descriptor: Int32) { self.descriptor = descriptor }
+
+        static func from(_ pointer: UnsafeMutableRawPointer?) -> FileOutput {
+            Unmanaged<FileOutput>.fromOpaque(pointer!).takeUnretainedValue()
+        }
+
+        func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+            guard let bytes else { return count == 0 }
+            var done = 0
+            while done < count {
+                let written = Foundation.write(descriptor, bytes + done, count - done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return false
+                }
+                done += written
+            }
+            return true
+        }
+
+        func sync() -> Bool { fsync(descriptor) == 0 || errno == EINVAL }
+        func close() { Foundation.close(descriptor) }
+    }
+}

@@ -1,0 +1,14 @@
+// swift-tools-version:6.0
+// libFuzzer targets for the file readers, kept out of the main package so its build is not
+// instrumented. Built and run by `make fuzz` (scripts/run-fuzz).
+import PackageDescription
+
+let package = Package(
+    name: "GlassesAudioFuzz",
+    dependencies: [.package(name: "GlassesAudio", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzWAV", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzOggOpus", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzProfile", dependencies: [.product(name: "DeviceProfiles", package: "GlassesAudio")]),
+    ]
+)

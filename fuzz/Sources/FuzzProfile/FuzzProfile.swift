@@ -1,0 +1,25 @@
+import DeviceProfiles
+
+/// libFuzzer entry: any text given to the profile parser ends in a profile or a
+/// `ProfileLoadError`, never a trap.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let text = start.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+    _ = try? ProfileParser.parse(text, file: "fuzz.yaml")
+    return 0
+}
+
+/// SwiftPM links an executable's entry point as `FuzzProfile_main` (for testable executables);
+/// it hands over to libFuzzer's own driver.
+@_cdecl("FuzzProfile_main")
+public func fuzzProfileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments, fuzzProfile)
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
