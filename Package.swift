@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
+        .testTarget(name: "AssistantServiceTests", dependencies: ["AssistantService", "AudioCore", "Speech"], swiftSettings: strict),
         .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
@@ -154,7 +155,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
+            name: "CLITests", dependencies: ["TestKit", "AudioCore", "Speech"], swiftSettings: strict),
 
         // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
         .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),

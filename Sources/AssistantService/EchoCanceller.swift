@@ -8,11 +8,14 @@ final class EchoCanceller {
     static let frameSize = 160
     private let state: OpaquePointer
     private let preprocess: OpaquePointer
-    /// How long after it is written the speaker plays a sample (the sound server's buffer and
-    /// the link): a reply's reference starts this late.
+    /// The least time between writing a sample to the speaker's stream and hearing it: a
+    /// reply's reference starts this late (the filter covers the rest of the path, up to its
+    /// tail; a reference later than the echo could not cancel it).
     let playbackLatency: Int
     private var reference: [Int16] = []
     private var pendingMic: [Int16] = []
+    /// The latest mic input and the reference it was matched with, sample for sample.
+    private var recent = AlignedHistory(capacity: 16000 * 4)
 
     init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .milliseconds(200)) {
         let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
@@ -58,9 +61,18 @@ final class EchoCanceller {
                 speex_echo_cancellation(state, micPointer.baseAddress, played, &cleaned)
             }
             speex_preprocess_run(preprocess, &cleaned)
+            recent.append(mic: frame, reference: played)
             output += cleaned.map { Float($0) / 32768 }
         }
         return output
+    }
+
+    /// How much the mic's input between two sample positions (counted from the session's
+    /// start) looks like the reply played up to `maximumLag` before it: the best normalised
+    /// correlation, 0...1. The reply's own echo scores high however well the filter has
+    /// converged; a person talking over it scores low.
+    func echoLikelihood(from start: Int, to end: Int, maximumLag: Int = 16000) -> Double {
+        recent.correlation(from: start, to: end, maximumLag: maximumLag)
     }
 
     private static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }

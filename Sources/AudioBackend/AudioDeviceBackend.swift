@@ -27,12 +27,21 @@ public protocol AudioDeviceBackend: AnyObject, Sendable {
     /// Opens a playback stream on `sink` (the default sink when `nil`) accepting `format`.
     func openPlayback(sink: String?, format: PCMFormat) async throws -> any PlaybackStream
 
+    /// The same, holding about `latency` of audio at the server: short for a conversation (a
+    /// reply starts soon and an echo canceller's reference stays close to what is heard), long
+    /// for media (it survives a busy machine). Backends without such a setting ignore it.
+    func openPlayback(sink: String?, format: PCMFormat, latency: Duration) async throws -> any PlaybackStream
+
     /// Stops watching the server and lets go of it; event streams finish.
     func shutdown() async
 }
 
 extension AudioDeviceBackend {
     public func shutdown() async {}
+
+    public func openPlayback(sink: String?, format: PCMFormat, latency: Duration) async throws -> any PlaybackStream {
+        try await openPlayback(sink: sink, format: format)
+    }
 }
 
 /// Somewhere to write audio; `drain` returns once everything written has been played.

@@ -59,7 +59,15 @@ public final class LocalAssistantBackend: AssistantBackend {
         self.now = now
     }
 
+    /// Decodes on a thread of its own: pocketsphinx blocks for a while, and Swift's cooperative
+    /// threads (two on a 2-core board) must keep the audio flowing meanwhile.
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try self.decode(utterance) }) }
+        }
+    }
+
+    func decode(_ utterance: Utterance) throws -> AssistantReply {
         // A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
         // expects: every path scores so much worse that the other-words branch wins even for a
         // command, so narrowband speech is matched to the commands alone (known limit: it cannot

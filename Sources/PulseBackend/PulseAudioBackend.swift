@@ -223,8 +223,12 @@ public final class PulseAudioBackend: AudioDeviceBackend {
     }
 
     public func openPlayback(sink: String?, format: PCMFormat) async throws -> any PlaybackStream {
+        try await openPlayback(sink: sink, format: format, latency: .seconds(1))
+    }
+
+    public func openPlayback(sink: String?, format: PCMFormat, latency: Duration) async throws -> any PlaybackStream {
         try format.validate()
-        return try await PulsePlaybackStream.open(context: try liveContext(), sink: sink, format: format)
+        return try await PulsePlaybackStream.open(context: try liveContext(), sink: sink, format: format, latency: latency)
     }
 }
 

@@ -39,15 +39,9 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
         self.format = format
     }
 
-    /// How much audio the server holds ahead of the speaker: short, so a reply starts soon after
-    /// its first chunk and an echo canceller's reference stays close to what is heard. Audio is
-    /// handed over from the mainloop thread, so a short buffer does not underrun when Swift's
-    /// threads are busy.
-    static let targetLatencyMilliseconds = 200
-
     /// Connects a playback stream to `sink` (the default sink when `nil`) and returns once it
     /// is ready.
-    static func open(context: PulseContext, sink: String?, format: PCMFormat) async throws -> PulsePlaybackStream {
+    static func open(context: PulseContext, sink: String?, format: PCMFormat, latency: Duration) async throws -> PulsePlaybackStream {
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         let playback: PulsePlaybackStream = try context.locked {
             guard let stream = pa_stream_new(context.context, "glasses-audio playback", &spec, nil) else {
@@ -63,8 +57,8 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
             }, box)
             let bytesPerMillisecond = format.sampleRate * format.bytesPerFrame / 1000
             var attributes = pa_buffer_attr(
-                maxlength: UInt32.max, tlength: UInt32(Self.targetLatencyMilliseconds * bytesPerMillisecond), prebuf: UInt32.max,
-                minreq: UInt32(100 * bytesPerMillisecond), fragsize: UInt32.max)
+                maxlength: UInt32.max, tlength: UInt32(Int(latency / .milliseconds(1)) * bytesPerMillisecond), prebuf: UInt32.max,
+                minreq: UInt32(min(100, Int(latency / .milliseconds(1)) / 4) * bytesPerMillisecond), fragsize: UInt32.max)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
             if pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) < 0 {
                 let error = context.lastError("play to \(sink ?? "default sink")")

@@ -75,7 +75,10 @@ extension RouteService {
 
     private func openPlayback(_ id: SessionID, _ endpoint: AudioEndpoint, _ format: PCMFormat) async {
         do {
-            let stream = try await backend.openPlayback(sink: endpoint.name, format: format)
+            // A conversation (mic and speaker together) holds little at the server; media more.
+            let duplex = engine.session(id)?.request.usage == .captureAndPlayback
+            let stream = try await backend.openPlayback(
+                sink: endpoint.name, format: format, latency: duplex ? .milliseconds(200) : .seconds(1))
             playbacks[id] = stream
             commands.yield(.input(.streamOpened(id, .sink)))
             commands.yield(.input(.firstBufferDelivered(id, .sink)))  // a playback stream is ready once it accepts audio

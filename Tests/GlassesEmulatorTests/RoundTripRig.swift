@@ -10,6 +10,7 @@ import Routing
 import Speech
 import Voice
 import VoiceTraining
+import TestKit
 
 /// What the round-trip tests share: the wake model, the spoken request, and an assistant
 /// wired to a route service.
@@ -34,6 +35,12 @@ enum RoundTripRig {
         let resampled = try Resampler.resample(speech, to: rate)
         let quiet = [Float](repeating: 0, count: rate * 3 / 2)
         return AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: quiet + resampled.samples.map { $0 * 0.7 } + quiet + quiet)
+    }
+
+    /// Builds the wake model and the local backend's decoder off Swift's cooperative threads
+    /// (they take seconds of CPU; the sound-server suites running beside need those threads).
+    static func prepare() async throws {
+        _ = try await offCooperativePool { heyGlasses.keyword }
     }
 
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

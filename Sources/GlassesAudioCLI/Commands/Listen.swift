@@ -25,7 +25,18 @@ struct Listen: AsyncParsableCommand {
             """)
 
     @OptionGroup var backendOptions: BackendOptions
-    @OptionGroup var wake: WakeOptions
+
+    @Option(name: .long, help: "Wake phrase, as text (repeat for several phrases).")
+    var keyword: [String] = ["hey glasses"]
+
+    @Option(help: "0...1, higher = more detections; 0.5 is calibrated near 1 false accept per hour of speech.")
+    var sensitivity: Double = 0.5
+
+    @Option(name: .customLong("wake-engine"), help: "dtw (built from the phrase as text) or neural (openWakeWord heads).")
+    var wakeEngine: WakeEngine = .dtw
+
+    @Option(name: .customLong("wake-model"), help: "openWakeWord head (.tflite) for --wake-engine neural; repeat for several.")
+    var wakeModel: [String] = []
 
     @Flag(help: "Skip the wake word: capture a command at once (push-to-talk).")
     var now = false
@@ -52,11 +63,39 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "One JSON object per event.")
     var json = false
 
+    /// The wake-word flags, as `wake` and `endpoint` take them.
+    var wake: WakeOptions {
+        var options = WakeOptions()
+        options.keyword = keyword
+        options.sensitivity = sensitivity
+        options.engine = wakeEngine
+        options.model = wakeModel
+        return options
+    }
+
+    func validate() throws {
+        try wake.validate()
+    }
+
+    /// The voice stage's factory: the wake engine chosen (none for one push-to-talk round trip).
+    func pipelineFactory() throws -> @Sendable () throws -> VoicePipeline {
+        let wake = self.wake
+        let configuration = wake.configuration
+        if now && once { return { try VoicePipeline() } }  // push-to-talk once: no wake word to listen for
+        switch wakeEngine {
+        case .dtw:
+            let models = try wake.models()
+            return { try VoicePipeline(wakeModels: models, wake: configuration) }
+        case .neural:
+            let heads = try wake.heads()
+            return { try VoicePipeline(scorer: try wake.neuralScorer(heads: heads)) }
+        }
+    }
+
     func run() async throws {
-        let models = try wake.models()
         let backend: LocalAssistantBackend
         do {
-            backend = try LocalAssistantBackend(wakePhrase: wake.keyword.first ?? "hey glasses")
+            backend = try LocalAssistantBackend(wakePhrase: keyword.first ?? "hey glasses")
         } catch {
             throw CLIError("the local assistant cannot start: \(error)")
         }
@@ -73,19 +112,26 @@ struct Listen: AsyncParsableCommand {
             try? await session.closeAndReport()
             throw CLIError("no glasses are connected on \(session.backend.name): connect them (or try --backend simulated)")
         }
-        let wakeConfiguration = wake.configuration
+        let makePipeline: @Sendable () throws -> VoicePipeline
+        do {
+            makePipeline = try pipelineFactory()
+        } catch {
+            await routes.shutdown()
+            try? await session.closeAndReport()
+            throw error
+        }
         let assistant = AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
                 assistant: .init(policy: policy, once: once), speech: SpeechSettings(voice: voice),
                 echoCancellation: !noEchoCancel, historyDirectory: history),
             clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
-            pipeline: { try VoicePipeline(wakeModels: models, wake: wakeConfiguration) })
+            pipeline: makePipeline)
         let events = await assistant.events()
         let decisions = await routes.observe()
         let clock = routes.clock
         let (json, seconds, now) = (self.json, self.seconds, self.now)
-        if !json { printStatus("listening on \(session.backend.name) for '\(wake.keyword.joined(separator: "', '"))'; Ctrl-C stops") }
+        if !json { printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops") }
         let timer = seconds.map { limit in Task { try await Task.sleep(for: limit); assistant.stop() } }
         defer { timer?.cancel() }
         try await Interrupt().cancellable {

@@ -1,0 +1,54 @@
+@testable import AssistantService
+import AudioCore
+import Foundation
+import Speech
+import Testing
+
+/// The echo canceller on a known echo path: speech played, and the same speech back at the
+/// mic, attenuated and late (the sound server's buffer plus the acoustic path).
+@Suite("Echo canceller (SpeexDSP)")
+struct EchoCancellerTests {
+    /// Echo return loss enhancement (dB) once the filter has converged: how much quieter the
+    /// echo is after the canceller, over the second half of the reply.
+    static func erle(latencyMilliseconds: Int, gain: Float) throws -> Double {
+        let speech = try Resampler.resample(
+            try EspeakSynthesizer.synthesize("I am Glasses. Say hey glasses to wake me. It is twenty past one in the afternoon."),
+            to: 16000).samples
+        let delay = 16 * latencyMilliseconds
+        let echo = [Float](repeating: 0, count: delay) + speech.map { $0 * gain }
+        let canceller = EchoCanceller()
+        canceller.played(speech)
+        var output: [Float] = []
+        for start in stride(from: 0, to: echo.count, by: 160) {
+            output += canceller.process(Array(echo[start..<min(echo.count, start + 160)]))
+        }
+        let half = echo.count / 2
+        let before = echo[half...].reduce(0) { $0 + Double($1 * $1) }
+        let after = output[half..<min(output.count, echo.count)].reduce(0) { $0 + Double($1 * $1) }
+        return 10 * log10(before / max(after, 1e-12))
+    }
+
+    @Test("the reply's echo at the expected delay is at least 20 dB quieter after the canceller")
+    func erleAtExpectedDelay() throws {
+        let value = try Self.erle(latencyMilliseconds: 230, gain: 0.5)
+        #expect(value >= 20, "ERLE \(value) dB")
+    }
+
+    @Test("a path from 210 to 450 ms is within the filter")
+    func erleOtherDelays() throws {
+        #expect(try Self.erle(latencyMilliseconds: 210, gain: 0.5) >= 15)
+        #expect(try Self.erle(latencyMilliseconds: 450, gain: 0.5) >= 15)
+    }
+
+    @Test("without a reply, speech at the mic passes through")
+    func passThrough() throws {
+        let canceller = EchoCanceller()
+        let tone = try Resampler.resample(try EspeakSynthesizer.synthesize("hey glasses, what time is it"), to: 16000).samples
+        let count = tone.count / 160 * 160
+        var output: [Float] = []
+        for start in stride(from: 0, to: count, by: 160) { output += canceller.process(Array(tone[start..<start + 160])) }
+        let input = tone[..<count].reduce(0) { $0 + Double($1 * $1) }
+        let kept = output.reduce(0) { $0 + Double($1 * $1) }
+        #expect(abs(10 * log10(kept / input)) < 3, "the canceller changed a mic signal with no reply by \(10 * log10(kept / input)) dB")
+    }
+}
