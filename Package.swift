@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "GlassesEmulator",
-            dependencies: ["DBusKit", "AudioCore", "DeviceProfiles", "CSBC", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DBusKit", "BluetoothIDs", "AudioCore", "DeviceProfiles", "CSBC", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "Simulator",
@@ -127,5 +127,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CLITests", dependencies: ["TestKit", "AudioCore"], swiftSettings: strict),
+
+        // BlueZ first-hand (issue 10): the org.bluez names both sides share, the pure object
+        // model, and the D-Bus client that feeds it.
+        .target(name: "BluetoothIDs", swiftSettings: strict),
+        .target(name: "BluezModel", dependencies: ["BluetoothIDs", "Routing"], swiftSettings: strict),
+        .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     ]
 )

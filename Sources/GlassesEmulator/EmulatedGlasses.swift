@@ -1,3 +1,4 @@
+import BluetoothIDs
 public import DeviceProfiles
 
 /// What the emulated glasses look like over Bluetooth: their name and address, the class of

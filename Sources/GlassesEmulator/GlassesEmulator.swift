@@ -1,3 +1,4 @@
+import BluetoothIDs
 public import AudioCore
 import DBusKit
 import Foundation
@@ -25,7 +26,7 @@ public final class GlassesEmulator: Sendable {
     let state = Mutex(EmulatorState())
 
     /// BlueZ's object path for the glasses: `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
-    public var devicePath: String { bluezDevicePath(adapter: Self.adapterPath, address: glasses.address) }
+    public var devicePath: String { BluezPath.device(adapter: Self.adapterPath, address: glasses.address) }
     var cardPath: String { "/hfp" + devicePath }
 
     /// Takes the `org.bluez` and `org.ofono` names on the bus at `busAddress` and publishes
