@@ -132,6 +132,15 @@ let package = Package(
         // model, and the D-Bus client that feeds it.
         .target(name: "BluetoothIDs", swiftSettings: strict),
         .target(name: "BluezModel", dependencies: ["BluetoothIDs", "Routing"], swiftSettings: strict),
+        .target(
+            name: "BluezBackend",
+            dependencies: ["BluezModel", "BluetoothIDs", "DBusKit", "AudioBackend", "AudioCore", "Routing"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BluezBackendTests",
+            dependencies: ["BluezBackend", "BluezModel", "BluetoothIDs", "GlassesEmulator", "DBusKit", "Routing", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     ]
 )

@@ -62,14 +62,34 @@ extension GlassesEmulator {
         DBusInterface(
             BluezName.device,
             methods: [
+                // As BlueZ: the link is up (or refused) by the time the caller has the reply.
                 DBusMethod("Connect") { [weak self] _ in
                     guard let self else { return [] }
-                    bluez.connection.afterDispatch { try? self.connect() }
+                    guard !isConnected else { throw DBusError("org.bluez.Error.AlreadyConnected", "Already Connected") }
+                    try connect()
                     return []
                 },
                 DBusMethod("Disconnect") { [weak self] _ in
                     guard let self else { return [] }
-                    bluez.connection.afterDispatch { try? self.disconnect() }
+                    guard isConnected else { throw DBusError("org.bluez.Error.NotConnected", "Not Connected") }
+                    try disconnect()
+                    return []
+                },
+                DBusMethod("ConnectProfile", in: "s") { [weak self] call in
+                    guard let self else { return [] }
+                    let role = try role(call.arguments[0].string ?? "")
+                    guard isConnected else {
+                        try connect()  // glasses bring up both profiles with the link
+                        return []
+                    }
+                    try connectProfile(role)
+                    return []
+                },
+                DBusMethod("DisconnectProfile", in: "s") { [weak self] call in
+                    guard let self else { return [] }
+                    let role = try role(call.arguments[0].string ?? "")
+                    guard isConnected else { throw DBusError("org.bluez.Error.NotConnected", "Not Connected") }
+                    try disconnectProfile(role)
                     return []
                 },
             ],
@@ -81,6 +101,47 @@ extension GlassesEmulator {
                 "Connected": .boolean(false), "ServicesResolved": .boolean(false), "LegacyPairing": .boolean(false),
                 "Adapter": .objectPath(Self.adapterPath), "UUIDs": .strings(glasses.uuids),
             ])
+    }
+
+    /// `Battery1` as BlueZ shows it for a device that reports its level (over HFP's AT
+    /// commands or the GATT battery service): a byte, 0…100.
+    func batteryInterface() -> DBusInterface {
+        DBusInterface(BluezName.battery, properties: [
+            "Percentage": .byte(UInt8(battery)), "Source": .string("HFP"),
+        ])
+    }
+
+    /// The profile a UUID names, if the glasses offer it (BlueZ's answers otherwise).
+    private func role(_ text: String) throws -> AudioRole {
+        guard let uuid = BluetoothUUID.normalized(text) else { throw DBusError("org.bluez.Error.InvalidArguments", "Invalid arguments in method call") }
+        switch uuid {
+        case BluetoothUUID.handsfree: return .voice
+        case BluetoothUUID.a2dpSink where glasses.offersMedia: return .media
+        default: throw DBusError("org.bluez.Error.NotAvailable", "Operation currently not available")
+        }
+    }
+
+    /// One profile back up on a connected link: the transport is configured again, or the
+    /// card shown again.
+    private func connectProfile(_ role: AudioRole) throws {
+        let wasWithdrawn = state.withLock { $0.withdrawn.remove(role) != nil }
+        guard wasWithdrawn else { throw DBusError("org.bluez.Error.AlreadyConnected", "Already Connected") }
+        logger.info("profile connected", metadata: ["profile": "\(role)"])
+        switch role {
+        case .media: try configureMediaIfPossible()
+        case .voice: try announceCardIfDue()
+        }
+    }
+
+    /// One profile down while the link stays up.
+    private func disconnectProfile(_ role: AudioRole) throws {
+        let wasUp = state.withLock { $0.withdrawn.insert(role).inserted }
+        guard wasUp else { throw DBusError("org.bluez.Error.NotConnected", "Not Connected") }
+        logger.info("profile disconnected", metadata: ["profile": "\(role)"])
+        switch role {
+        case .media: try tearDownMedia()
+        case .voice: try tearDownVoice()
+        }
     }
 
     /// Lists the sound server's endpoints (its application's object manager) and keeps the
@@ -113,7 +174,9 @@ extension GlassesEmulator {
     func configureMediaIfPossible() throws {
         guard glasses.offersMedia else { return }
         let plan: (String, EmulatorState.Endpoint)? = state.withLock { state in
-            guard state.connected, state.transportPath == nil, let endpoint = state.soundServer?.endpoint else { return nil }
+            guard state.connected, !state.withdrawn.contains(.media), state.transportPath == nil,
+                let endpoint = state.soundServer?.endpoint
+            else { return nil }
             state.transportCount += 1
             let path = "\(devicePath)/sep1/fd\(state.transportCount - 1)"
             state.transportPath = path

@@ -12,8 +12,8 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         abstract: "Emulate Bluetooth glasses: a fake BlueZ and oFono that a real PulseAudio takes for an adapter with glasses.",
         discussion: """
             Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules, and prints \
-            the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, status, \
-            wait server (until a sound server registered), quit.
+            the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, battery N \
+            (percent, 0-100), status, wait server (until a sound server registered), quit.
             Example:
               glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses.wav
               PULSE_SERVER=<printed> glasses-audio monitor
@@ -120,17 +120,24 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
     static func perform(_ command: String, on emulator: GlassesEmulator) throws {
         switch command {
         case "connect": try emulator.connect()
+        case let battery where battery.hasPrefix("battery"):
+            let argument = battery.dropFirst("battery".count).trimmingCharacters(in: .whitespaces)
+            guard let level = Int(argument), (0...100).contains(level) else {
+                throw ValidationError("battery takes a level in percent, 0-100 (got \"\(argument)\")")
+            }
+            try emulator.setBattery(level)
         case "disconnect": try emulator.disconnect()
         case "status":
             let s = emulator.statistics
             print(
-                "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"); "
+                "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"), "
+                    + "battery \(emulator.battery)%; "
                     + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
                     + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer)")
             fflush(nil)
         case "": break
-        default: throw ValidationError("unknown command \"\(command)\"; try connect, disconnect, status, wait server or quit")
+        default: throw ValidationError("unknown command \"\(command)\"; try connect, disconnect, battery N, status, wait server or quit")
         }
     }
 
