@@ -130,11 +130,11 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         case "status":
             let s = emulator.statistics
             print(
-                "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"), "
-                    + "battery \(emulator.battery)%; "
+                "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"); "
                     + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
-                    + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer)")
+                    + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer); "
+                    + "battery \(emulator.battery)%")
             fflush(nil)
         case "": break
         default: throw ValidationError("unknown command \"\(command)\"; try connect, disconnect, battery N, status, wait server or quit")

@@ -10,10 +10,12 @@ struct GlassesEmulatorCommandTests {
 
     @Test("a scripted run prints the sandbox's server, answers status, quits, and leaves nothing behind")
     func scriptedRun() throws {
-        let result = try Run.command(binary, ["--script", "wait server; status; quit"])
+        let result = try Run.command(binary, ["--script", "wait server; battery 42; status; battery 101; quit"])
         #expect(result.status == 0, "\(result.stderr)")
         let server = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("PULSE_SERVER=unix:") })
         #expect(result.stdout.contains("Ray-Ban Meta Gen 2 C0:FF:EE:00:00:02: connected; sound server registered;"))
+        #expect(result.stdout.contains("; battery 42%"))
+        #expect(result.stderr.contains("battery takes a level in percent, 0-100 (got \"101\")"))
         // The sandbox folder (…/pulse/native) is removed once its daemons stopped.
         let folder = URL(fileURLWithPath: String(server.dropFirst("PULSE_SERVER=unix:".count)))
             .deletingLastPathComponent().deletingLastPathComponent().path
