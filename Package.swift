@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://gh.hhj520.top/apple/swift-log", from: "1.6.0"),
         .package(url: "https://gh.hhj520.top/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://gh.hhj520.top/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // libpulse.pc adds -D_REENTRANT/-pthread, which SwiftPM refuses; its headers need no flags.
@@ -53,7 +54,10 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "RouteService",
-            dependencies: ["AudioBackend", "AudioCore", "Routing", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AudioBackend", "AudioCore", "Routing", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict),
         .target(name: "DBusKit", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
@@ -73,9 +77,17 @@ let package = Package(
             dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA"],
             swiftSettings: strict),
         .target(
+            name: "BackendSelection",
+            dependencies: [
+                "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "Simulator", "PulseBackend", "ALSABackend", "RouteService",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .target(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
+                "BackendSelection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

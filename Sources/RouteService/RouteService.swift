@@ -2,25 +2,42 @@ public import AudioBackend
 public import AudioCore
 public import Routing
 public import Logging
+public import ServiceLifecycle
 
-/// Runs the pure ``RouteEngine`` against a real backend: feeds it the backend's route
-/// events, the clock's ticks and the streams' first buffers, and carries out what it decides
-/// (profile switches, opening and closing streams). Callers start a session and get it back
-/// once its route is really ready, with every frame captured since the source appeared.
-public actor RouteService {
-    public let backend: any AudioDeviceBackend
-    private var engine: RouteEngine
-    private let clock: ContinuousClock
-    private let start: ContinuousClock.Instant
-    private let logger: Logger
+/// Runs the pure ``RouteEngine`` against a real backend: feeds it the backend's route events,
+/// the clock's ticks and the streams' feedback, and carries out what it decides (profile
+/// switches, opening and closing streams) one input at a time, in the order the engine
+/// returned them. Callers start a session and get it back once its route is really ready, with
+/// every frame captured since the source appeared.
+///
+/// A swift-service-lifecycle ``Service``: ``run()`` is the loop. One-shot owners use
+/// ``start()`` / ``finish()`` instead, which run the same loop in a task they own.
+public actor RouteService: Service {
+    public nonisolated let backend: any AudioDeviceBackend
+    public nonisolated let clock: ServiceClock
+    let logger: Logger
+    var engine: RouteEngine
+    nonisolated let commands: AsyncStream<Command>.Continuation
+    private let commandStream: AsyncStream<Command>
+    private var running = false
+    private var runner: Task<Void, any Error>?
+    private var startWaiters: [CheckedContinuation<Void, Never>] = []
+    private var isStarted = false
+    private var loadError: (any Error)?
     private var nextSession = 1
-    private var waiters: [SessionID: CheckedContinuation<ReadySession, any Error>] = [:]
-    private var captures: [SessionID: Capture] = [:]
-    private var playbacks: [SessionID: any PlaybackStream] = [:]
-    private var tickTask: Task<Void, Never>?
+    var waiters: [SessionID: CheckedContinuation<ReadySession, any Error>] = [:]
+    var captures: [SessionID: Capture] = [:]
+    var playbacks: [SessionID: any PlaybackStream] = [:]
+    var tickTask: Task<Void, Never>?
     private var observers: [Int: AsyncStream<RoutingOutput>.Continuation] = [:]
     private var nextObserver = 0
-    private var eventTask: Task<Void, Never>?
+    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// What the loop takes, in order.
+    enum Command: Sendable {
+        case input(RoutingInput)
+        case stop
+    }
 
     /// A capture stream's reader and the frames it hands to the session's owner.
     struct Capture {
@@ -29,32 +46,125 @@ public actor RouteService {
         var sink: AsyncThrowingStream<AudioFrame, any Error>.Continuation
     }
 
-    public init(backend: any AudioDeviceBackend, configuration: RoutingConfiguration = .init(), logger: Logger) {
+    public init(
+        backend: any AudioDeviceBackend, configuration: RoutingConfiguration = .init(), clock: ServiceClock = .continuous,
+        logger: Logger
+    ) {
         self.backend = backend
         engine = RouteEngine(configuration: configuration)
-        clock = ContinuousClock()
-        start = clock.now
+        self.clock = clock
         self.logger = logger
+        (commandStream, commands) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
     }
 
-    /// Subscribes to the backend and loads what it has now; returns once the engine knows it.
-    public func start() async throws {
-        let events = await backend.events()
-        for device in try await backend.devices() { feed(.route(.deviceAppeared(device))) }
-        for endpoint in try await backend.endpoints() { feed(.route(.endpointAppeared(endpoint))) }
-        eventTask = Task { [weak self] in
-            for await event in events { await self?.feed(.route(event)) }
+    // MARK: - Running
+
+    /// The loop: loads what the backend has, follows its events and carries out the engine's
+    /// decisions until ``shutdown()`` or a graceful shutdown; then ends every session, closing
+    /// its streams at the sound server.
+    public func run() async throws {
+        precondition(!running, "RouteService.run() called twice")
+        running = true
+        let events = await backend.events()  // subscribe before looking, so no change is missed
+        let forwarder = Task { [commands] in
+            for await event in events { commands.yield(.input(.route(event))) }
+        }
+        defer { forwarder.cancel() }
+        do {
+            for device in try await backend.devices() { await handle(.route(.deviceAppeared(device))) }
+            for endpoint in try await backend.endpoints() { await handle(.route(.endpointAppeared(endpoint))) }
+        } catch {
+            loadError = error
+            markStarted()
+            throw error
+        }
+        markStarted()
+        await withGracefulShutdownHandler {
+            await loop()
+        } onGracefulShutdown: { [commands] in
+            commands.yield(.stop)
+        }
+        await endEverySession()
+    }
+
+    private func loop() async {
+        for await command in commandStream {
+            switch command {
+            case .input(let input): await handle(input)
+            case .stop: return
+            }
         }
     }
 
-    /// Stops following the backend and ends every session.
-    public func shutdown() {
-        eventTask?.cancel()
+    /// Ends every session and waits until their streams are closed.
+    private func endEverySession() async {
+        for session in engine.sessions { await handle(.stopSession(session.id)) }
+        for (id, capture) in captures {
+            capture.reader.cancel()
+            await capture.reader.value
+            capture.sink.finish()
+            captures[id] = nil
+        }
+        for (id, playback) in playbacks {
+            await playback.close()
+            playbacks[id] = nil
+        }
         tickTask?.cancel()
-        for id in Array(captures.keys) + Array(playbacks.keys) { feed(.stopSession(id)) }
+        for (_, waiter) in waiters { waiter.resume(throwing: StreamSessionError.internalError("the route service stopped")) }
+        waiters = [:]
         observers.values.forEach { $0.finish() }
         observers = [:]
+        settleWaiters.forEach { $0.resume() }
+        settleWaiters = []
     }
+
+    private func markStarted() {
+        isStarted = true
+        startWaiters.forEach { $0.resume() }
+        startWaiters = []
+    }
+
+    /// Runs the loop in a task this service owns; returns once the engine knows what the
+    /// backend has (or throws why it could not ask).
+    public func start() async throws {
+        let task = Task { try await self.run() }
+        runner = task
+        if !isStarted { await withCheckedContinuation { startWaiters.append($0) } }
+        if let loadError { throw loadError }
+    }
+
+    /// Stops the loop started by ``start()`` and waits until every stream is closed.
+    public func shutdown() async {
+        commands.yield(.stop)
+        _ = try? await runner?.value
+        runner = nil
+    }
+
+    /// Ends a one-shot owner's use: every session ends, the glasses go back to the profile they
+    /// were found on (waiting, at most the ready timeout, until the switch is seen), and the
+    /// loop stops.
+    public func finish() async {
+        for session in engine.sessions { commands.yield(.input(.stopSession(session.id))) }
+        commands.yield(.input(.restoreFoundProfiles))
+        let limit = engine.configuration.readyTimeout
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.settled() }
+            group.addTask { [clock] in try? await clock.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+        await shutdown()
+    }
+
+    /// Returns once no session is left and no profile switch is pending.
+    private func settled() async {
+        if isSettled { return }
+        await withCheckedContinuation { settleWaiters.append($0) }
+    }
+
+    private var isSettled: Bool { engine.sessions.isEmpty && !engine.hasPendingProfileRequests }
+
+    // MARK: - Public API
 
     /// Everything the engine decides, from now on, for monitors and logs.
     public func observe() -> AsyncStream<RoutingOutput> {
@@ -71,135 +181,75 @@ public actor RouteService {
     /// The engine's view of the devices.
     public var devices: [Device] { engine.devices.devices }
 
+    /// The engine's view of the sinks and sources.
+    public var endpoints: [AudioEndpoint] { engine.endpoints.endpoints }
+
+    /// The device the auto selector picks now.
+    public var activeDevice: DeviceIdentifier? { engine.activeDevice }
+
     /// Starts a session and returns when it is ready (or throws its ``StreamSessionError``).
     public func startSession(_ request: SessionRequest) async throws -> ReadySession {
         let id = SessionID(nextSession)
         nextSession += 1
         return try await withCheckedThrowingContinuation { continuation in
             waiters[id] = continuation
-            feed(.startSession(id, request))
+            commands.yield(.input(.startSession(id, request)))
         }
     }
 
     /// Ends a session; its frames stream finishes.
     public func stopSession(_ id: SessionID) {
-        feed(.stopSession(id))
+        commands.yield(.input(.stopSession(id)))
     }
 
     /// The playback stream of a ready session that plays.
     public func playback(for id: SessionID) -> (any PlaybackStream)? { playbacks[id] }
 
+    /// Asks for a profile as a person would, and returns once the card has switched (throws
+    /// when the device goes away, the backend refuses, or the ready timeout passes).
+    public func requestProfile(_ profile: AudioProfile, on device: DeviceIdentifier) async throws {
+        guard engine.devices[device]?.activeProfile != profile else { return }
+        let outputs = observe()
+        commands.yield(.input(.requestProfile(device, profile)))
+        let limit = engine.configuration.readyTimeout
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await output in outputs {
+                    switch output {
+                    case .routeChanged(let change) where change.new?.device == device && change.new?.profile == profile:
+                        return
+                    case .routeChanged(let change) where change.reason == .oldDeviceUnavailable && change.previous?.device == device:
+                        throw StreamSessionError.deviceNotConnected(device)
+                    default: continue
+                    }
+                }
+                throw StreamSessionError.internalError("the route service stopped")
+            }
+            group.addTask { [clock] in
+                try await clock.sleep(for: limit)
+                throw StreamSessionError.timeout
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
     // MARK: - Driving the engine
 
-    private var now: Duration { clock.now - start }
-
-    private func feed(_ input: RoutingInput) {
-        let outputs = engine.handle(input, at: now)
+    func handle(_ input: RoutingInput) async {
         if case .route(let event) = input { logger.debug("route event: \(event)") }
-        for output in outputs { carryOut(output) }
+        let outputs = engine.handle(input, at: clock.now)
+        for output in outputs { await carryOut(output) }
+        if isSettled {
+            settleWaiters.forEach { $0.resume() }
+            settleWaiters = []
+        }
     }
 
-    private func carryOut(_ output: RoutingOutput) {
+    func report(_ output: RoutingOutput) {
         observers.values.forEach { $0.yield(output) }
-        switch output {
-        case .scheduleTick:
-            break
-        default:
-            logger.info("\(output)")
-        }
-        switch output {
-        case .perform(let action):
-            Task {
-                do {
-                    try await backend.perform(action)
-                } catch {
-                    self.feed(.actionFailed(action, error as? StreamSessionError ?? .internalError("\(error)")))
-                }
-            }
-        case .openStream(let id, let endpoint, let format):
-            open(id, endpoint, PCMFormat(sampleRate: format.sampleRate, channels: format.channels))
-        case .closeStream(let id, let endpoint):
-            close(id, endpoint.direction)
-        case .sessionReady(let id, let route):
-            let frames = captures[id]?.frames
-            waiters.removeValue(forKey: id)?.resume(returning: ReadySession(id: id, route: route, frames: frames))
-        case .sessionFailed(let id, let error):
-            waiters.removeValue(forKey: id)?.resume(throwing: error)
-            captures[id]?.sink.finish(throwing: error)
-        case .scheduleTick(let at):
-            tickTask?.cancel()
-            let deadline = start + at
-            tickTask = Task { [weak self, clock] in
-                try? await clock.sleep(until: deadline, tolerance: .milliseconds(5))
-                guard !Task.isCancelled else { return }
-                await self?.feed(.tick(now: at))
-            }
-        case .sessionStateChanged, .routeChanged, .activeDeviceChanged:
-            break
-        }
-    }
-
-    private func open(_ id: SessionID, _ endpoint: AudioEndpoint, _ format: PCMFormat) {
-        switch endpoint.direction {
-        case .source:
-            let (frames, sink) = AsyncThrowingStream.makeStream(of: AudioFrame.self, throwing: (any Error).self)
-            let reader = Task { [weak self, backend] in
-                do {
-                    let stream = try await backend.openCapture(source: endpoint.name, format: format)
-                    await self?.feed(.streamOpened(id, .source))
-                    var first = true
-                    for try await frame in stream {
-                        // Frames flow to the owner from the first one: nothing said at ready is lost.
-                        sink.yield(frame)
-                        if first {
-                            first = false
-                            await self?.feed(.firstBufferDelivered(id, .source))
-                        }
-                    }
-                    sink.finish()
-                } catch is CancellationError {
-                    sink.finish()
-                } catch {
-                    await self?.learnWhetherDeviceLeft(session: id)
-                    sink.finish(throwing: error)
-                    await self?.feed(.streamFailed(id, error as? StreamSessionError ?? .audioStreamingError("\(error)")))
-                }
-            }
-            captures[id] = Capture(reader: reader, frames: frames, sink: sink)
-        case .sink:
-            Task {
-                do {
-                    let stream = try await backend.openPlayback(sink: endpoint.name, format: format)
-                    self.playbacks[id] = stream
-                    self.feed(.streamOpened(id, .sink))
-                    self.feed(.firstBufferDelivered(id, .sink))  // a playback stream is ready once it accepts audio
-                } catch {
-                    self.feed(.streamFailed(id, error as? StreamSessionError ?? .audioStreamingError("\(error)")))
-                }
-            }
-        }
-    }
-
-    /// A stream that dies often dies because its device went away (a Bluetooth link drops
-    /// and the server kills the stream before it reports the lost card). Asks the backend
-    /// for its devices now, so that the engine learns of the lost link first and ends the
-    /// session with `deviceNotConnected`, the error a person can act on.
-    private func learnWhetherDeviceLeft(session id: SessionID) async {
-        guard let device = engine.session(id)?.device, let current = try? await backend.devices() else { return }
-        let linked = current.contains { $0.identifier == device && $0.linkState == .connected }
-        if !linked { feed(.route(.linkChanged(device, .disconnected))) }
-    }
-
-    private func close(_ id: SessionID, _ direction: EndpointDirection) {
-        switch direction {
-        case .source:
-            guard let capture = captures.removeValue(forKey: id) else { return }
-            capture.reader.cancel()
-            capture.sink.finish()
-        case .sink:
-            guard let playback = playbacks.removeValue(forKey: id) else { return }
-            Task { await playback.close() }
-        }
+        if case .scheduleTick = output { return }
+        logger.info("\(output)")
     }
 }
 

@@ -40,9 +40,9 @@ struct RoundTripTests {
         #expect(at(4, .stopSession(1)) == [
             .sessionStateChanged(1, .stopping),
             .closeStream(1, Fixture.voiceSource()),
-            .sessionStateChanged(1, .stopped),
-            .scheduleTick(at: .seconds(9)),
+            .scheduleTick(at: .seconds(6)),  // the close deadline
         ])
+        #expect(at(4, .streamClosed(1, .source)) == [.sessionStateChanged(1, .stopped), .scheduleTick(at: .seconds(9))])
         #expect(at(8, .tick(now: .seconds(8))).isEmpty)
         #expect(at(9, .tick(now: .seconds(9))) == [.perform(.setProfile(glasses, .media))])
         #expect(at(9, .route(.profileChanged(glasses, .media))).map(\.description) == [

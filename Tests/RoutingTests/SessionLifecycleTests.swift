@@ -50,7 +50,7 @@ struct SessionLifecycleTests {
         harness.send(.startSession(1, Fixture.playback))
         let stop = harness.send(.stopSession(1))
         #expect(
-            stop == [
+            stop.withoutTicks == [
                 .sessionStateChanged(1, .stopping), .closeStream(1, Fixture.mediaSink()),
                 .sessionStateChanged(1, .stopped),
             ])
@@ -92,18 +92,62 @@ struct SessionLifecycleTests {
     }
 
     @Test(
-        "a stream failure ends the session with that error",
-        arguments: [StreamSessionError.permissionDenied, .audioStreamingError("underrun"), .internalError("bug")])
+        "a stream failure no link loss can explain ends the session at once with that error",
+        arguments: [StreamSessionError.permissionDenied, .internalError("bug")])
     func streamFailure(error: StreamSessionError) {
         var harness = Harness()
         harness.connect(Fixture.device())
         harness.startAndRun(1, Fixture.playback)
         let outputs = harness.send(.streamFailed(1, error))
         #expect(
-            outputs == [
+            outputs.withoutTicks == [
                 .sessionFailed(1, error), .sessionStateChanged(1, .stopping), .closeStream(1, Fixture.mediaSink()),
                 .sessionStateChanged(1, .stopped),
             ])
+    }
+
+    @Test("a streaming error ends the session after the loss grace, with that error when the link stays up")
+    func streamingErrorAfterGrace() {
+        var harness = Harness(RoutingConfiguration(lossGrace: .milliseconds(500)))
+        harness.connect(Fixture.device())
+        harness.startAndRun(1, Fixture.playback)
+        #expect(harness.send(.streamFailed(1, .audioStreamingError("underrun"))).sessionEvents.isEmpty)
+        #expect(harness.wait(499).sessionEvents.isEmpty)
+        #expect(harness.wait(1).failures == [.audioStreamingError("underrun")])
+        #expect(harness.engine.sessions.isEmpty)
+    }
+
+    @Test("a stream that dies just before the link goes ends the session with deviceNotConnected")
+    func streamDiesBeforeFold() {
+        var harness = Harness()
+        harness.connect(Fixture.device(profile: .voice))
+        harness.startAndRun(1, Fixture.capture)
+        harness.send(.streamFailed(1, .audioStreamingError("Entity killed")))
+        harness.event(.endpointGone(name: Fixture.voiceSource().name, direction: .source))
+        harness.wait(100)
+        let fold = harness.event(.linkChanged(Fixture.glasses, .disconnected))
+        #expect(fold.failures == [.deviceNotConnected(Fixture.glasses)])
+        #expect(harness.wait(2000).failures.isEmpty)
+        #expect(harness.log.failures == [.deviceNotConnected(Fixture.glasses)])
+    }
+
+    @Test("stopping lasts until the streams report closed, or the close deadline")
+    func stoppingWaitsForClose() {
+        var harness = Harness(RoutingConfiguration(closeTimeout: .seconds(1)))
+        harness.closesStreams = false
+        harness.connect(Fixture.device(profile: .voice))
+        harness.startAndRun(1, Fixture.duplex)
+        let stop = harness.send(.stopSession(1))
+        #expect(stop.sessionEvents == [.sessionStateChanged(1, .stopping)])
+        #expect(harness.engine.session(1)?.state == .stopping)
+        #expect(harness.send(.streamClosed(1, .source)).sessionEvents.isEmpty)
+        #expect(harness.send(.streamClosed(1, .sink)).sessionEvents == [.sessionStateChanged(1, .stopped)])
+        #expect(harness.engine.sessions.isEmpty)
+
+        harness.startAndRun(2, Fixture.duplex)
+        harness.send(.stopSession(2))
+        #expect(harness.wait(999).sessionEvents.isEmpty)
+        #expect(harness.wait(1).sessionEvents == [.sessionStateChanged(2, .stopped)])
     }
 
     @Test("with no wait, a missing device fails at once with deviceNotFound and the session stays stopped")

@@ -201,20 +201,4 @@ struct SimulatedBackendTests {
         #expect(seen.last == "link disconnected: 4C:87:5D:00:00:04")
         #expect(!seen.contains("profile off: 4C:87:5D:00:00:04"), "the link drop comes before the teardown")
     }
-
-    @Test("RoutePreparation switches to voice and returns the mic once it appears")
-    func routePreparation() async throws {
-        let (backend, id) = try readyBackend(mic: [0])
-        let driver = Task {
-            while !Task.isCancelled {
-                backend.advance(milliseconds: 10)
-                await Task.yield()
-            }
-        }
-        defer { driver.cancel() }
-        let endpoint = try await RoutePreparation.endpoint(on: backend, device: nil, direction: .source, timeout: .seconds(30))
-        #expect(endpoint?.device == id)
-        #expect(endpoint?.direction == .source)
-        #expect(backend.glasses(id)?.activeProfile == .voice)
-    }
 }

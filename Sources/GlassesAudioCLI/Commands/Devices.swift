@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioBackend
+import BackendSelection
 import Foundation
 import Routing
 
@@ -24,7 +25,7 @@ struct Devices: AsyncParsableCommand {
         let listing = Listing(
             backend: session.backend.name, devices: try await session.backend.devices(),
             endpoints: try await session.backend.endpoints())
-        try await session.close()
+        try await session.closeAndReport()
         if json { return try printJSON(listing) }
         print("DEVICES (\(listing.devices.count))")
         for device in listing.devices {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import AudioBackend
+import BackendSelection
 import AudioCore
 import Foundation
+import RouteService
 import Routing
 
 /// `glasses-audio levels`: a live RMS/peak meter of the glasses' mic.
@@ -38,14 +40,13 @@ struct Levels: AsyncParsableCommand {
     func run() async throws {
         let session = try await BackendSession.open(backendOptions, quiet: json)
         let format = PCMFormat(sampleRate: 16000, channels: 1)
+        var service: RouteService?
         do {
-            var sourceName = source
-            if source == nil {
-                sourceName = try await RoutePreparation.endpoint(
-                    on: session.backend, device: nil, direction: .source, timeout: .seconds(10))?.name
-            }
-            if !json { printStatus("metering \(sourceName ?? "default source"); Ctrl-C stops") }
-            let frames = try await session.backend.openCapture(source: sourceName, format: format)
+            let routes = try await session.startRouteService()
+            service = routes
+            let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: .seconds(10))
+            if !json { printStatus("metering \(capture.source); Ctrl-C stops") }
+            let frames = capture.frames
             let window = Int(interval * Double(format.sampleRate))
             var pending: [Float] = []
             var meter = LevelMeter()
@@ -73,10 +74,12 @@ struct Levels: AsyncParsableCommand {
             }
             if interactive && !json { print("") }
         } catch {
-            try? await session.close()
+            await service?.finish()
+            try? await session.closeAndReport()
             throw CLIError("metering stopped: \(error)")
         }
-        try await session.close()
+        await service?.finish()
+        try await session.closeAndReport()
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioBackend
+import BackendSelection
 import Foundation
 import Logging
 import RouteService
@@ -76,7 +77,7 @@ struct Monitor: AsyncParsableCommand {
             }
         }
         await service.shutdown()
-        try await session.close()
+        try await session.closeAndReport()
     }
 }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import AudioBackend
+import BackendSelection
 import AudioCore
 import Foundation
+import RouteService
 import Routing
 
 /// `glasses-audio play`: play a file through the glasses' speakers.
@@ -33,27 +35,28 @@ struct Play: AsyncParsableCommand {
         let audio = try AudioFileReader.read(file)
         let session = try await BackendSession.open(backendOptions, quiet: json)
         var sinkName = sink ?? "default"
+        var service: RouteService?
         do {
-            if sink == nil {
-                let endpoint = try await RoutePreparation.endpoint(
-                    on: session.backend, device: nil, direction: .sink, timeout: .seconds(timeout))
-                sinkName = endpoint?.name ?? "default"
-            }
+            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            service = routes
+            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: audio.format, wait: .seconds(timeout))
+            sinkName = playback.sink
             if !json { printStatus(String(format: "playing %.2f s of %@ to %@", audio.duration, file, sinkName)) }
-            let stream = try await session.backend.openPlayback(sink: sinkName == "default" ? nil : sinkName, format: audio.format)
             let chunk = audio.format.sampleRate / 10
             var start = 0
             while start < audio.frameCount {
-                try await stream.write(audio.frames(start..<(start + chunk)))
+                try await playback.stream.write(audio.frames(start..<(start + chunk)))
                 start += chunk
             }
-            try await stream.drain()
-            await stream.close()
+            try await playback.stream.drain()
+            if playback.session == nil { await playback.stream.close() }
         } catch {
-            try? await session.close()
+            await service?.finish()
+            try? await session.closeAndReport()
             throw CLIError("playback of \(file) failed: \(error)")
         }
-        try await session.close()
+        await service?.finish()
+        try await session.closeAndReport()
         let result = Result(file: file, seconds: audio.duration, sink: sinkName, level: AudioLevel(measuring: audio.samples))
         if json { return try printJSON(result) }
         print(String(format: "played %.2f s from %@ to %@", result.seconds, file, sinkName))

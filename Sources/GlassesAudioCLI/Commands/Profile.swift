@@ -1,6 +1,9 @@
 import ArgumentParser
 import AudioBackend
+import AudioCore
+import BackendSelection
 import Foundation
+import RouteService
 import Routing
 
 /// `glasses-audio profile <device> voice|media|off`: switch a device's Bluetooth profile.
@@ -16,7 +19,7 @@ struct Profile: AsyncParsableCommand {
     @Flag(help: "One JSON object.")
     var json = false
 
-    @Argument(help: "The device: its address, its name (or part of it), or 'auto' for the first connected one.")
+    @Argument(help: "The device: its address, its sound-server card name (bluez_card.…), its name (or part of it), or 'auto' for the first connected one.")
     var device: String
 
     @Argument(help: "voice, media or off.")
@@ -31,58 +34,52 @@ struct Profile: AsyncParsableCommand {
 
     func run() async throws {
         let session = try await BackendSession.open(backendOptions, quiet: json)
-        let events = await session.backend.events()
-        let devices = try await session.backend.devices()
+        let service: RouteService
+        do {
+            service = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+        } catch {
+            try? await session.closeAndReport()
+            throw CLIError("cannot follow the routes on \(session.backend.name): \(error)")
+        }
+        let devices = await service.devices
         guard let target = devices.first(where: { matches($0) }) else {
-            try await session.close()
+            await service.shutdown()
+            try await session.closeAndReport()
             let known = devices.map { "\($0.nameOrId) (\($0.identifier))" }.joined(separator: ", ")
             throw CLIError("no device matches '\(device)'; known: \(known.isEmpty ? "none" : known)")
         }
         guard target.availableProfiles.contains(profile) else {
-            try await session.close()
+            await service.shutdown()
+            try await session.closeAndReport()
             throw CLIError("\(target.nameOrId) offers no \(profile.rawValue) profile (it offers \(target.availableProfiles.map(\.rawValue).joined(separator: ", ")))")
         }
-        let start = ContinuousClock.now
-        if target.activeProfile != profile {
-            do {
-                try await session.backend.perform(.setProfile(target.identifier, profile))
-                try await waitForSwitch(events, device: target.identifier)
-            } catch {
-                try? await session.close()
-                throw CLIError("switching \(target.nameOrId) to \(profile.rawValue) failed: \(error)")
-            }
+        let start = service.clock.now
+        do {
+            try await service.requestProfile(profile, on: target.identifier)
+        } catch {
+            await service.shutdown()
+            try? await session.closeAndReport()
+            throw CLIError("switching \(target.nameOrId) to \(profile.rawValue) failed: \(error)")
         }
-        let elapsed = ContinuousClock.now - start
-        try await session.close()
+        let elapsed = service.clock.now - start
+        await service.shutdown()  // a person's choice stays: nothing to restore
+        try await session.closeAndReport()
         let result = Result(
             device: target.identifier.rawValue, from: target.activeProfile.rawValue, to: profile.rawValue,
-            seconds: Double(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000) / 1000)
+            seconds: Double(elapsed / .milliseconds(1)) / 1000)
         if json { return try printJSON(result) }
         print(String(format: "%@ (%@): %@ -> %@ in %.2f s", target.nameOrId, result.device, result.from, result.to, result.seconds))
     }
 
+    /// `auto` (the first linked device), an address, the sound server's card name
+    /// (`bluez_card.C0_FF_EE_00_00_02`, as pactl shows it), or part of the device's name.
     private func matches(_ candidate: Device) -> Bool {
         if device == "auto" { return candidate.linkState == .connected }
-        return candidate.identifier.rawValue.caseInsensitiveCompare(device) == .orderedSame
+        let address = candidate.identifier.rawValue
+        let cardSuffix = address.replacingOccurrences(of: ":", with: "_")
+        return address.caseInsensitiveCompare(device) == .orderedSame
+            || device.caseInsensitiveCompare("bluez_card.\(cardSuffix)") == .orderedSame
             || candidate.name.localizedCaseInsensitiveContains(device)
-    }
-
-    private func waitForSwitch(_ events: AsyncStream<RouteEvent>, device id: DeviceIdentifier) async throws {
-        let wanted = profile
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in events {
-                    if case .profileChanged(id, wanted) = event { return }
-                    if case .linkChanged(id, .disconnected) = event { throw StreamSessionError.deviceNotConnected(id) }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
-                throw StreamSessionError.timeout
-            }
-            try await group.next()
-            group.cancelAll()
-        }
     }
 }
 

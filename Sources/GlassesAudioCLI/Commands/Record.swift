@@ -1,7 +1,9 @@
 import ArgumentParser
 import AudioBackend
+import BackendSelection
 import AudioCore
 import Foundation
+import RouteService
 import Routing
 
 /// `glasses-audio record`: capture the glasses' mic to a WAV or Ogg Opus file.
@@ -64,17 +66,16 @@ struct Record: AsyncParsableCommand {
         var recorded = AudioBuffer(format: format)
         var failure: (any Error)?
         var sourceName = source ?? "default"
+        var service: RouteService?
         do {
-            if source == nil {
-                let endpoint = try await RoutePreparation.endpoint(
-                    on: session.backend, device: nil, direction: .source, timeout: .seconds(timeout))
-                sourceName = endpoint?.name ?? "default"
-            }
+            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            service = routes
+            let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: .seconds(timeout))
+            sourceName = capture.source
             if !json { printStatus("recording \(seconds) s from \(sourceName) (\(format))") }
             let wanted = Int(seconds * Double(rate))
-            let frames = try await session.backend.openCapture(source: sourceName == "default" ? nil : sourceName, format: format)
             var progress = ProgressLine(total: seconds, enabled: !json)
-            for try await frame in frames {
+            for try await frame in capture.frames {
                 recorded.append(frame.buffer.frames(0..<(wanted - recorded.frameCount)))
                 progress.update(done: recorded.duration, level: AudioLevel(measuring: frame.buffer.samples))
                 if recorded.frameCount >= wanted { break }
@@ -83,7 +84,8 @@ struct Record: AsyncParsableCommand {
         } catch {
             failure = error
         }
-        try await session.close()
+        await service?.finish()
+        try await session.closeAndReport()
         if !recorded.isEmpty {
             try save(recorded)
         }

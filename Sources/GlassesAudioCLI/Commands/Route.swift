@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioBackend
+import BackendSelection
 import DeviceProfiles
 import Foundation
 import Routing
@@ -34,7 +35,7 @@ struct Route: AsyncParsableCommand {
         let session = try await BackendSession.open(backendOptions, quiet: json)
         let devices = try await session.backend.devices()
         let endpoints = try await session.backend.endpoints()
-        try await session.close()
+        try await session.closeAndReport()
         let library = ProfileLibrary.load(directory: backendOptions.profiles ?? ProfileLibrary.defaultDirectory())
         let routes = devices.map { device in
             let model = library.profile(id: device.deviceType)

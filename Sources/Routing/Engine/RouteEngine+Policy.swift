@@ -41,3 +41,30 @@ extension RouteEngine {
         }
     }
 }
+
+extension RouteEngine {
+    /// A person chose a profile: switch to it and leave the device there. A session that
+    /// needs another profile later still gets it (and the device then follows the policy).
+    mutating func requestProfileByPerson(_ profile: AudioProfile, on id: DeviceIdentifier, _ out: inout [RoutingOutput]) {
+        guard let device = devices[id], device.availableProfiles.contains(profile) else { return }
+        restoreTimers[id]?.cancel()
+        foundProfiles[id] = nil
+        overridden.insert(id)
+        if device.activeProfile != profile { requestProfile(profile, on: id, &out) }
+    }
+
+    /// Puts devices no session holds back on the profile they were found on before a session
+    /// switched them, and leaves them there: what a one-shot command does as it ends.
+    mutating func restoreFoundProfiles(_ out: inout [RoutingOutput]) {
+        let held = Set(sessions.compactMap { $0.state.holdsDevice ? $0.device : nil })
+        for (id, found) in foundProfiles.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard !held.contains(id), let device = devices[id], device.linkState == .connected else { continue }
+            foundProfiles[id] = nil
+            restoreTimers[id]?.cancel()
+            overridden.insert(id)  // the policy leaves it where it was found
+            if device.activeProfile != found, device.availableProfiles.contains(found) {
+                requestProfile(found, on: id, &out)
+            }
+        }
+    }
+}

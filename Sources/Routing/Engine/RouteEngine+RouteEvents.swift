@@ -30,13 +30,17 @@ extension RouteEngine {
         case .profileChanged(let id, let profile):
             guard let old = devicesBefore[id]?.activeProfile, old != profile else { return }
             let reason: RouteChange.Reason
+            if foundProfiles[id] == profile { foundProfiles[id] = nil }  // back where it was found
             if requestedProfiles[id] == profile {
                 requestedProfiles[id] = nil
+                requestDeadlines[id] = nil
                 reason = .profileChanged
             } else if old == .off {
                 reason = .profileChanged  // the device's own first profile after linking
             } else {
                 requestedProfiles[id] = nil
+                requestDeadlines[id] = nil
+                foundProfiles[id] = nil
                 overridden.insert(id)
                 restoreTimers[id]?.cancel()
                 reason = .override
@@ -51,7 +55,7 @@ extension RouteEngine {
                     sessions[index].gate?.openedEndpoints.contains(where: { $0.name == name && $0.direction == direction })
                         == true
                 else { continue }
-                end(at: index, error: .audioStreamingError("\(direction.rawValue) \(name) went away"), &out)
+                streamLost(at: index, error: .audioStreamingError("\(direction.rawValue) \(name) went away"), &out)
             }
         case .defaultEndpointChanged(let name, let direction):
             let old = endpointsBefore.defaults[direction]
@@ -93,6 +97,8 @@ extension RouteEngine {
     /// Forgets what was pending for a device that went away.
     mutating func forget(_ id: DeviceIdentifier) {
         requestedProfiles[id] = nil
+        requestDeadlines[id] = nil
+        foundProfiles[id] = nil
         restoreTimers[id] = nil
         overridden.remove(id)
     }

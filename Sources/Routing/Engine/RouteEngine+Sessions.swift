@@ -72,27 +72,64 @@ extension RouteEngine {
         }
         if device.activeProfile != profile {
             overridden.remove(id)
+            if foundProfiles[id] == nil { foundProfiles[id] = device.activeProfile }
             requestProfile(profile, on: id, &out)
         }
     }
 
-    /// Ends a session: reports the error (if any), closes its streams, `stopping → stopped`.
-    /// A session that never left `stopped` only reports the error.
+    /// Ends a session: reports the error (if any), asks for its streams to close and moves to
+    /// `stopping`; it is `stopped` (and forgotten) once every stream reported closed, or at
+    /// its close deadline. A session that never left `stopped` only reports the error.
     mutating func end(at index: Int, error: StreamSessionError?, _ out: inout [RoutingOutput]) {
         var session = sessions[index]
+        guard session.state != .stopping else { return }  // already ending
         if let error { out.append(.sessionFailed(session.id, error)) }
         let device = session.state.holdsDevice ? session.device : nil
         if session.state != .stopped {
             if let change = session.move(to: .stopping) { out.append(change) }
-            for endpoint in session.gate?.openedEndpoints ?? [] { out.append(.closeStream(session.id, endpoint)) }
-            if let change = session.move(to: .stopped) { out.append(change) }
+            session.pendingLoss = nil
+            for endpoint in session.gate?.openedEndpoints ?? [] {
+                out.append(.closeStream(session.id, endpoint))
+                session.closing.insert(endpoint.direction)
+            }
+            session.closeDeadline = session.closing.isEmpty ? nil : now + configuration.closeTimeout
         }
-        sessions.remove(at: index)
-        if let device, session.request.usage.needsMicrophone, configuration.policy == .mediaFirst,
-            devices[device]?.linkState == .connected
-        {
-            restoreTimers[device, default: RestoreTimer(tuning: configuration.restore)].microphoneReleased(at: now)
+        if device != nil, session.request.usage.needsMicrophone {
+            microphoneReleased(device, session.request.usage)
         }
+        sessions[index] = session
+        if session.closing.isEmpty { finishStopping(at: index, &out) }
+    }
+
+    /// `stopping → stopped`: the session is forgotten.
+    mutating func finishStopping(at index: Int, _ out: inout [RoutingOutput]) {
+        var session = sessions.remove(at: index)
+        if session.state == .stopping, let change = session.move(to: .stopped) { out.append(change) }
+    }
+
+    /// A stream of a stopping session reported closed.
+    mutating func streamClosed(at index: Int, _ direction: EndpointDirection, _ out: inout [RoutingOutput]) {
+        guard sessions[index].state == .stopping else { return }
+        sessions[index].closing.remove(direction)
+        if sessions[index].closing.isEmpty { finishStopping(at: index, &out) }
+    }
+
+    /// A stream died or its endpoint went away: the session ends after the loss grace, unless
+    /// the link goes first (then with `deviceNotConnected`). Errors that no link loss can
+    /// explain end it at once.
+    mutating func streamLost(at index: Int, error: StreamSessionError, _ out: inout [RoutingOutput]) {
+        guard sessions[index].state.holdsDevice, case .audioStreamingError = error else {
+            end(at: index, error: error, &out)
+            return
+        }
+        if sessions[index].pendingLoss == nil {
+            sessions[index].pendingLoss = PendingLoss(error: error, deadline: now + configuration.lossGrace)
+        }
+    }
+
+    private mutating func microphoneReleased(_ device: DeviceIdentifier?, _ usage: SessionUsage) {
+        guard let device, configuration.policy == .mediaFirst, devices[device]?.linkState == .connected else { return }
+        restoreTimers[device, default: RestoreTimer(tuning: configuration.restore)].microphoneReleased(at: now)
     }
 
     /// Ends sessions whose wait or gate ran out, and forgets profile requests never carried out.
@@ -113,6 +150,10 @@ extension RouteEngine {
                 end(at: index, error: error, &out)
             } else if session.state == .starting, let gate = session.gate, gate.hasExpired(at: now) {
                 end(at: index, error: .timeout, &out)
+            } else if let loss = session.pendingLoss, now >= loss.deadline {
+                end(at: index, error: loss.error, &out)
+            } else if session.state == .stopping, let deadline = session.closeDeadline, now >= deadline {
+                finishStopping(at: index, &out)
             }
         }
     }

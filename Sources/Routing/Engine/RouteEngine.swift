@@ -37,6 +37,9 @@ public struct RouteEngine: Sendable {
     var goneEndpoints: [EndpointDirection: Set<String>] = [:]
     /// Devices whose profile someone else chose: the resting profile is not forced back on them.
     var overridden: Set<DeviceIdentifier> = []
+    /// The profile each device was on before a session first switched it: what a one-shot
+    /// owner puts back when it ends (``RoutingInput/restoreFoundProfiles``).
+    public internal(set) var foundProfiles: [DeviceIdentifier: AudioProfile] = [:]
     var scheduledTick: Duration?
 
     public init(configuration: RoutingConfiguration = .init()) {
@@ -70,7 +73,13 @@ public struct RouteEngine: Sendable {
                 sessions[index].gate?.firstBufferDelivered(direction)
             }
         case .streamFailed(let id, let error):
-            if let index = sessions.firstIndex(where: { $0.id == id }) { end(at: index, error: error, &out) }
+            if let index = sessions.firstIndex(where: { $0.id == id }) { streamLost(at: index, error: error, &out) }
+        case .streamClosed(let id, let direction):
+            if let index = sessions.firstIndex(where: { $0.id == id }) { streamClosed(at: index, direction, &out) }
+        case .requestProfile(let device, let profile):
+            requestProfileByPerson(profile, on: device, &out)
+        case .restoreFoundProfiles:
+            restoreFoundProfiles(&out)
         case .actionFailed(let action, let error):
             actionFailed(action, error, &out)
         case .setPolicy(let policy):
@@ -109,6 +118,8 @@ public struct RouteEngine: Sendable {
         for session in sessions {
             if let deadline = session.waitDeadline { deadlines.append(deadline) }
             if session.state == .starting, let gate = session.gate { deadlines.append(gate.deadline) }
+            if let loss = session.pendingLoss { deadlines.append(loss.deadline) }
+            if let deadline = session.closeDeadline { deadlines.append(deadline) }
         }
         if configuration.policy == .mediaFirst {
             deadlines += restoreTimers.values.compactMap(\.deadline)
@@ -117,6 +128,9 @@ public struct RouteEngine: Sendable {
         if let next, next != scheduledTick { out.append(.scheduleTick(at: next)) }
         scheduledTick = next
     }
+
+    /// Whether a profile switch the engine asked for has not been seen yet.
+    public var hasPendingProfileRequests: Bool { !requestedProfiles.isEmpty }
 
     /// Asks the backend for a profile, remembering it so the change is not taken for an override.
     mutating func requestProfile(_ profile: AudioProfile, on device: DeviceIdentifier, _ out: inout [RoutingOutput]) {

@@ -14,6 +14,14 @@ public enum RoutingInput: Sendable, Hashable {
     case firstBufferDelivered(SessionID, EndpointDirection)
     /// The session's stream failed (e.g. `permissionDenied`, `audioStreamingError`).
     case streamFailed(SessionID, StreamSessionError)
+    /// The session's stream of this direction is closed and released at the sound server.
+    case streamClosed(SessionID, EndpointDirection)
+    /// A person asked for this profile (`glasses-audio profile`, the API): switch, and leave
+    /// the device there (the policy does not switch it back).
+    case requestProfile(DeviceIdentifier, AudioProfile)
+    /// A one-shot owner is about to end: put every device a session switched back on the
+    /// profile it was found on, now instead of after the grace.
+    case restoreFoundProfiles
     /// A backend could not carry out an action the engine asked for.
     case actionFailed(RouteAction, StreamSessionError)
     /// Switch policy from now on.
@@ -31,6 +39,9 @@ extension RoutingInput: CustomStringConvertible {
         case .streamOpened(let id, let direction): "\(id): \(direction.rawValue) stream opened"
         case .firstBufferDelivered(let id, let direction): "\(id): first \(direction.rawValue) buffer"
         case .streamFailed(let id, let error): "\(id): stream failed: \(error)"
+        case .streamClosed(let id, let direction): "\(id): \(direction.rawValue) stream closed"
+        case .requestProfile(let device, let profile): "request \(profile.rawValue) on \(device)"
+        case .restoreFoundProfiles: "restore found profiles"
         case .actionFailed(let action, let error): "\(action) failed: \(error)"
         case .setPolicy(let policy): "policy \(policy.rawValue)"
         }

@@ -9,6 +9,13 @@ public struct StreamSession: Sendable, Hashable {
     public internal(set) var gate: ReadinessGate?
     /// When a session in `waitingForDevice` gives up, if ever.
     public internal(set) var waitDeadline: Duration?
+    /// A lost endpoint or stream waiting out the loss grace: if the link drops before
+    /// `deadline`, the session ends with `deviceNotConnected`; otherwise with this error.
+    public internal(set) var pendingLoss: PendingLoss?
+    /// While `stopping`: the streams asked to close that have not reported closed yet, and
+    /// when the engine stops waiting for them.
+    public internal(set) var closing: Set<EndpointDirection> = []
+    public internal(set) var closeDeadline: Duration?
 
     public init(id: SessionID, request: SessionRequest) {
         self.id = id

@@ -12,11 +12,20 @@ struct Harness {
         engine = RouteEngine(configuration: configuration)
     }
 
-    /// Sends one input stamped with ``now``.
+    /// Whether streams report closed as soon as they are asked to close, as a backend's do.
+    var closesStreams = true
+
+    /// Sends one input stamped with ``now``; with ``closesStreams``, every stream asked to
+    /// close reports closed right after, and those outputs follow.
     @discardableResult
     mutating func send(_ input: RoutingInput) -> [RoutingOutput] {
-        let outputs = engine.handle(input, at: now)
+        var outputs = engine.handle(input, at: now)
         log += outputs
+        if closesStreams {
+            for case .closeStream(let id, let endpoint) in outputs {
+                outputs += send(.streamClosed(id, endpoint.direction))
+            }
+        }
         return outputs
     }
 
@@ -112,6 +121,11 @@ extension [RoutingOutput] {
             default: false
             }
         }
+    }
+
+    /// Without the tick requests.
+    var withoutTicks: [RoutingOutput] {
+        filter { if case .scheduleTick = $0 { false } else { true } }
     }
 
     var failures: [StreamSessionError] {

@@ -1,0 +1,110 @@
+public import ALSABackend
+public import AudioBackend
+import AudioCore
+import DeviceProfiles
+import Foundation
+import PulseBackend
+public import Routing
+public import Simulator
+
+/// A backend made ready for one owner (a CLI command, the daemon): chosen, connected, and
+/// for the simulated glasses, paired, powered, unfolded, worn, with their clock running.
+public final class BackendSession: Sendable {
+    public let backend: any AudioDeviceBackend
+    public let kind: BackendKind
+    /// Why this backend was chosen, in words ("--backend", "a PulseAudio server answered").
+    public let reason: String
+    public let simulated: SimulatedBackend?
+    public let simulatedDevice: DeviceIdentifier?
+    private let driver: Task<Void, Never>?
+    private let speakerOut: String?
+
+    private init(
+        backend: any AudioDeviceBackend, kind: BackendKind, reason: String, simulated: SimulatedBackend? = nil,
+        device: DeviceIdentifier? = nil, driver: Task<Void, Never>? = nil, speakerOut: String? = nil
+    ) {
+        self.backend = backend
+        self.kind = kind
+        self.reason = reason
+        self.simulated = simulated
+        simulatedDevice = device
+        self.driver = driver
+        self.speakerOut = speakerOut
+    }
+
+    /// Picks the backend (the setting, then `GLASSES_AUDIO_BACKEND`, then pulse if a server
+    /// answers, else simulated) and opens it.
+    public static func open(_ settings: BackendSettings) async throws -> BackendSession {
+        let (kind, reason) = try await choose(settings)
+        switch kind {
+        case .pulse:
+            do {
+                let backend = try await PulseAudioBackend.connect(server: settings.server)
+                return BackendSession(backend: backend, kind: kind, reason: reason)
+            } catch {
+                let server = settings.server ?? ProcessInfo.processInfo.environment["PULSE_SERVER"] ?? "the user's default server"
+                throw BackendError("cannot reach the PulseAudio server \(server): \(error)")
+            }
+        case .alsa:
+            return BackendSession(backend: ALSAAudioBackend(), kind: kind, reason: reason)
+        case .simulated:
+            return try simulatedSession(settings, reason: reason)
+        }
+    }
+
+    private static func choose(_ settings: BackendSettings) async throws -> (BackendKind, String) {
+        if let chosen = settings.kind { return (chosen, "asked for") }
+        if let value = ProcessInfo.processInfo.environment["GLASSES_AUDIO_BACKEND"], !value.isEmpty {
+            guard let chosen = BackendKind(rawValue: value) else {
+                let known = BackendKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw BackendError("GLASSES_AUDIO_BACKEND='\(value)' is not one of \(known)")
+            }
+            return (chosen, "GLASSES_AUDIO_BACKEND")
+        }
+        if await PulseAudioBackend.serverAnswers(server: settings.server, timeout: .seconds(1)) {
+            return (.pulse, "a PulseAudio server answered")
+        }
+        return (.simulated, "no PulseAudio server answered")
+    }
+
+    private static func simulatedSession(_ settings: BackendSettings, reason: String) throws -> BackendSession {
+        let library = ProfileLibrary.load(directory: settings.profiles ?? ProfileLibrary.defaultDirectory())
+        guard let profile = library.profile(id: settings.model) else {
+            let known = library.profiles.map(\.id).joined(separator: ", ")
+            let problems = library.problems.map { "\($0)" }.joined(separator: "; ")
+            throw BackendError(
+                "unknown glasses model '\(settings.model)' (known: \(known.isEmpty ? "none - is --profiles right?" : known))"
+                    + (problems.isEmpty ? "" : "; skipped profiles: \(problems)"))
+        }
+        let micPath = settings.mic ?? ResourceLocator.find("samples").map { $0 + "/hey-glasses-weather.wav" }
+        var feed: MicFeed?
+        if let micPath {
+            let buffer = try AudioFileReader.read(micPath)
+            let mono = try Resampler.resample(ChannelMixer.mixdownToMono(buffer), to: profile.voice.sampleRate)
+            feed = MicFeed(signal: mono, mode: settings.micMode)
+        }
+        let backend = SimulatedBackend()
+        let id = backend.pair(profile, mic: feed)
+        for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try backend.control(id, control) }
+        let script = settings.simulationScript.map { step in
+            (at: Int64(step.at / .milliseconds(1)), device: id, control: step.control)
+        }
+        let driver = SimulationDriver(backend: backend, speed: settings.simulationSpeed, script: script)
+        let task = Task { await driver.run() }
+        return BackendSession(
+            backend: backend, kind: .simulated, reason: reason, simulated: backend, device: id, driver: task,
+            speakerOut: settings.speakerOut)
+    }
+
+    /// Stops the simulated clock and saves what the simulated speaker played, if asked;
+    /// returns a line saying where it went.
+    @discardableResult
+    public func close() async throws -> String? {
+        driver?.cancel()
+        await backend.shutdown()
+        guard let speakerOut, let simulated, let device = simulatedDevice else { return nil }
+        let recording = simulated.speakerRecording(device) ?? AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1))
+        try WAVFile.write(recording, to: speakerOut)
+        return String(format: "speaker output: %.2f s saved to %@", recording.duration, speakerOut)
+    }
+}

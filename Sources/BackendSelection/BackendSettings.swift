@@ -1,0 +1,42 @@
+public import AudioBackend
+public import AudioCore
+public import Simulator
+
+/// How to pick and set up a backend: what the CLI's flags and the daemon's configuration say.
+public struct BackendSettings: Sendable {
+    /// The backend asked for; `nil` picks one (`GLASSES_AUDIO_BACKEND`, then pulse if a
+    /// server answers, else simulated).
+    public var kind: BackendKind?
+    /// PulseAudio server to use (`nil`: `$PULSE_SERVER` or the user's).
+    public var server: String?
+    /// Simulated glasses model (a profile id).
+    public var model: String
+    /// WAV file the simulated mic plays (`nil`: the bundled sample).
+    public var mic: String?
+    public var micMode: MicFeed.Mode
+    /// Where to save what the simulated speaker played.
+    public var speakerOut: String?
+    /// Timed controls for the simulated glasses.
+    public var simulationScript: [(at: Duration, control: SimulatedGlasses.Control)]
+    /// Simulated seconds per real second.
+    public var simulationSpeed: Double
+    /// Folder of device profiles (`nil`: `$GLASSES_AUDIO_PROFILES` or the shipped folder).
+    public var profiles: String?
+
+    public init(
+        kind: BackendKind? = nil, server: String? = nil, model: String = "ray-ban-meta-gen-2", mic: String? = nil,
+        micMode: MicFeed.Mode = .loop, speakerOut: String? = nil,
+        simulationScript: [(at: Duration, control: SimulatedGlasses.Control)] = [], simulationSpeed: Double = 1,
+        profiles: String? = nil
+    ) {
+        self.kind = kind
+        self.server = server
+        self.model = model
+        self.mic = mic
+        self.micMode = micMode
+        self.speakerOut = speakerOut
+        self.simulationScript = simulationScript
+        self.simulationSpeed = simulationSpeed
+        self.profiles = profiles
+    }
+}
