@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "GlassesEmulatorTests",
             dependencies: [
-                "GlassesEmulator", "PulseBackend", "RouteService", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "GlassesEmulator", "BluezBackend", "BluezModel", "PulseBackend", "RouteService", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -71,11 +71,21 @@ public struct BluezDeviceMerge: Sendable {
 
     /// What the devices are, from both sources.
     func merged() -> [Device] {
+        /// While BlueZ holds the link of a device whose card is going or gone, the profile
+        /// stays as it was: a fold shows the card going first, and the route engine should
+        /// learn of it as a lost link (BlueZ says so a moment later), not as a profile switch.
+        func heldProfile(_ id: DeviceIdentifier) -> AudioProfile {
+            devices.first { $0.identifier == id }?.activeProfile ?? .off
+        }
         var result: [Device] = soundServerDevices.map { device in
             guard bluez.isServiceUp, let known = bluez.device(device.identifier) else { return device }
             var merged = device
             merged.linkState = known.linkState
-            if merged.linkState == .disconnected { merged.activeProfile = .off }
+            if merged.linkState == .disconnected {
+                merged.activeProfile = .off
+            } else if device.linkState != .connected {
+                merged.activeProfile = heldProfile(device.identifier)
+            }
             merged.battery = known.battery ?? device.battery
             if merged.name.isEmpty { merged.name = known.alias }
             return merged
@@ -88,7 +98,7 @@ public struct BluezDeviceMerge: Sendable {
             var listed = devices.first { $0.identifier == device.identifier }
                 ?? Device(identifier: device.identifier, name: device.alias, deviceType: "headset", availableProfiles: device.offeredProfiles)
             listed.linkState = device.linkState
-            listed.activeProfile = .off
+            listed.activeProfile = device.connected ? heldProfile(device.identifier) : .off
             listed.battery = device.battery
             result.append(listed)
         }
@@ -104,9 +114,9 @@ public struct BluezDeviceMerge: Sendable {
         return Self.events(from: devices, to: new, carded: Set(carded))
     }
 
-    /// Lost links first, then devices that went, then changes and new devices. A device whose
-    /// card went while its link stays up drops to `off` quietly (the card going is not a
-    /// profile switch anyone asked for or overrode); every other profile change is reported.
+    /// Lost links first, then devices that went, then changes and new devices. A device without
+    /// a card takes its profile quietly (restated, not a switch anyone asked for or
+    /// overrode); every other profile change is reported.
     static func events(from old: [Device], to new: [Device], carded: Set<DeviceIdentifier>) -> [RouteEvent] {
         let newIds = Set(new.map(\.identifier))
         var events: [RouteEvent] = []
@@ -124,7 +134,9 @@ public struct BluezDeviceMerge: Sendable {
             var shape = device
             shape.linkState = known.linkState
             shape.battery = known.battery
-            if carded.contains(id) { shape.activeProfile = known.activeProfile }
+            // A profile is restated quietly only for a device without a card whose link
+            // stays: a link going down takes the profile to off by itself.
+            if carded.contains(id) || device.linkState != known.linkState { shape.activeProfile = known.activeProfile }
             if shape != known {
                 events.append(.deviceAppeared(shape))
                 known = shape
