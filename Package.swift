@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "BackendSelection",
             dependencies: [
-                "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "Simulator", "PulseBackend", "ALSABackend", "RouteService",
+                "BluezBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "Simulator", "PulseBackend", "ALSABackend", "RouteService",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -87,7 +87,7 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
-                "BackendSelection",
+                "BackendSelection", "BluezBackend", "BluezModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

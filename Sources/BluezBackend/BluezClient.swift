@@ -79,27 +79,36 @@ public final class BluezClient: Sendable {
 
     // MARK: managing devices
 
-    /// `Device1.Connect`: connects every profile the device allows. Returns once BlueZ answered.
-    public func connect(_ device: DeviceIdentifier) async throws {
-        try await callDevice(device, "Connect")
+    /// `Device1.Connect`: connects every profile the device allows. Returns once BlueZ
+    /// answered: true if it connected, false if it already was (`AlreadyConnected`).
+    @discardableResult
+    public func connect(_ device: DeviceIdentifier) async throws -> Bool {
+        try await callDevice(device, "Connect", unchanged: "org.bluez.Error.AlreadyConnected")
     }
 
-    /// `Device1.Disconnect`: ends every profile and the link.
-    public func disconnect(_ device: DeviceIdentifier) async throws {
-        try await callDevice(device, "Disconnect")
+    /// `Device1.Disconnect`: ends every profile and the link; false if it was not connected.
+    @discardableResult
+    public func disconnect(_ device: DeviceIdentifier) async throws -> Bool {
+        try await callDevice(device, "Disconnect", unchanged: "org.bluez.Error.NotConnected")
     }
 
-    /// `Device1.ConnectProfile(uuid)`: connects one profile (HFP `111e`, A2DP sink `110b`…).
-    public func connectProfile(_ device: DeviceIdentifier, uuid: String) async throws {
-        try await callDevice(device, "ConnectProfile", [.string(uuid)])
+    /// `Device1.ConnectProfile(uuid)`: connects one profile (HFP `111e`, A2DP sink `110b`…);
+    /// false if it already was.
+    @discardableResult
+    public func connectProfile(_ device: DeviceIdentifier, uuid: String) async throws -> Bool {
+        try await callDevice(device, "ConnectProfile", [.string(uuid)], unchanged: "org.bluez.Error.AlreadyConnected")
     }
 
-    /// `Device1.DisconnectProfile(uuid)`.
-    public func disconnectProfile(_ device: DeviceIdentifier, uuid: String) async throws {
-        try await callDevice(device, "DisconnectProfile", [.string(uuid)])
+    /// `Device1.DisconnectProfile(uuid)`; false if it was not connected.
+    @discardableResult
+    public func disconnectProfile(_ device: DeviceIdentifier, uuid: String) async throws -> Bool {
+        try await callDevice(device, "DisconnectProfile", [.string(uuid)], unchanged: "org.bluez.Error.NotConnected")
     }
 
-    private func callDevice(_ id: DeviceIdentifier, _ method: String, _ arguments: [DBusValue] = []) async throws {
+    /// Calls a Device1 method; the error named `unchanged` means there was nothing to do.
+    private func callDevice(
+        _ id: DeviceIdentifier, _ method: String, _ arguments: [DBusValue] = [], unchanged: String? = nil
+    ) async throws -> Bool {
         let (up, device) = state.withLock { ($0.model.isServiceUp, $0.model.device(id)) }
         guard up else { throw BluezError("BlueZ (org.bluez) is not on the bus; is bluetoothd running?") }
         guard let device else {
@@ -108,7 +117,9 @@ public final class BluezClient: Sendable {
         }
         do {
             _ = try await connection.call(BluezName.service, device.path, BluezName.device, method, arguments, timeout: .seconds(30))
+            return true
         } catch let error as DBusError {
+            if let unchanged, error.name == unchanged { return false }
             throw BluezError("\(method) \(device.alias) (\(device.address)) failed: \(error.message.isEmpty ? error.name : "\(error.message) (\(error.name))")")
         }
     }

@@ -69,18 +69,14 @@ struct BluezClientTests {
         try await client.connect(Self.id)
         #expect(emulator.isConnected)
         _ = try await firstMatch(events) { $0.routeEvent == .linkChanged(Self.id, .connected) ? true : nil }
-        await #expect(throws: BluezError.self) { try await client.connect(Self.id) }  // AlreadyConnected
-        try await client.disconnectProfile(Self.id, uuid: BluetoothUUID.a2dpSink)
+        #expect(try await client.connect(Self.id) == false)  // BlueZ: AlreadyConnected
+        #expect(try await client.disconnectProfile(Self.id, uuid: BluetoothUUID.a2dpSink))
         #expect(emulator.isConnected)
-        try await client.connectProfile(Self.id, uuid: "110b")
-        try await client.disconnect(Self.id)
+        #expect(try await client.connectProfile(Self.id, uuid: "110b"))
+        #expect(try await client.connectProfile(Self.id, uuid: "110b") == false)
+        #expect(try await client.disconnect(Self.id))
         #expect(!emulator.isConnected)
-        do {
-            try await client.disconnect(Self.id)
-            Issue.record("disconnecting disconnected glasses should fail")
-        } catch let error as BluezError {
-            #expect(error.message.contains("org.bluez.Error.NotConnected"))
-        }
+        #expect(try await client.disconnect(Self.id) == false)  // BlueZ: NotConnected
         do {
             try await client.connect(DeviceIdentifier("00:11:22:33:44:55"))
             Issue.record("an unknown device should fail")
