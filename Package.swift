@@ -87,7 +87,7 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
-                "BackendSelection", "BluezBackend", "BluezModel",
+                "BackendSelection", "BluezBackend", "BluezModel", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -153,6 +153,11 @@ let package = Package(
             dependencies: ["BluezBackend", "BluezModel", "BluetoothIDs", "GlassesEmulator", "DBusKit", "Routing", "TestKit",
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .target(
+            name: "Diagnostics",
+            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "AudioBackend", "Routing", "CBluetooth"],
+            swiftSettings: strict),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "Routing"], swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     ]
 )

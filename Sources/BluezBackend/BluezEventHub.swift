@@ -1,4 +1,4 @@
-public import BluezModel
+import BluezModel
 import Foundation
 import Synchronization
 

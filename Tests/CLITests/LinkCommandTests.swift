@@ -9,74 +9,47 @@ struct LinkCommandTests {
     let audio = Run.productPath("glasses-audio")
     let emulator = Run.productPath("glasses-emulator")
 
-    /// The emulator's sandbox, running until `quit` (or 60 s); its printed addresses.
-    struct Sandbox {
-        let pid: pid_t
-        let environment: [String: String]
-
-        init(emulator: String, directory: TemporaryDirectory) throws {
-            let log = directory.path("emulator.out")
-            pid = try Run.background(emulator, ["--disconnected", "--script", "wait server; 60s quit"], logPath: log)
-            var lines: [String: String] = [:]
-            _ = Poll.until {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                for line in text.split(separator: "\n") {
-                    let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-                    if parts.count == 2, ["PULSE_SERVER", "DBUS_SYSTEM_BUS_ADDRESS"].contains(parts[0]) { lines[parts[0]] = parts[1] }
-                }
-                return lines.count == 2
-            }
-            guard lines.count == 2 else { throw TestFailure("the emulator printed no addresses: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
-            environment = lines.merging(["GLASSES_AUDIO_BACKEND": "pulse"]) { $1 }
-        }
-
-        func stop() {
-            kill(pid, SIGTERM)
-            _ = Run.wait(for: pid)
-        }
-    }
-
     @Test("connect brings folded glasses up with their battery, devices shows both, disconnect takes them down; bad names are refused")
-    func connectAndDisconnect() throws {
+    func connectAndDisconnect() async throws {
         let directory = TemporaryDirectory()
-        let sandbox = try Sandbox(emulator: emulator, directory: directory)
+        let sandbox = try await offThread { [emulator] in try EmulatorSandbox(emulator: emulator, directory: directory, connected: false) }
         defer { sandbox.stop() }
         let env = sandbox.environment
 
-        let before = try Run.command(audio, ["devices"], environment: env)
+        let before = try await offThread { [audio] in try Run.command(audio, ["devices"], environment: env) }
         #expect(before.stdout.contains("C0:FF:EE:00:00:02  Ray-Ban Meta Gen 2  [headset]  link disconnected, profile off"), "\(before.stdout)\(before.stderr)")
 
-        let up = try Run.command(audio, ["connect", "ray-ban"], environment: env)
+        let up = try await offThread { [audio] in try Run.command(audio, ["connect", "ray-ban"], environment: env) }
         #expect(up.status == 0, "\(up.stderr)")
         #expect(up.stdout.contains("connected the Ray-Ban Meta Gen 2 (C0:FF:EE:00:00:02)"))
         #expect(up.stdout.contains("link connected, services resolved, battery 80%; offers hfp, a2dp-sink"))
 
-        let again = try Run.command(audio, ["connect", "C0:FF:EE:00:00:02", "--json"], environment: env)
+        let again = try await offThread { [audio] in try Run.command(audio, ["connect", "C0:FF:EE:00:00:02", "--json"], environment: env) }
         let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(report["changed"] as? Bool == false)
         #expect((report["device"] as? [String: Any])?["battery"] as? Int == 80)
 
-        let listed = try Run.command(audio, ["devices", "--json"], environment: env)
+        let listed = try await offThread { [audio] in try Run.command(audio, ["devices", "--json"], environment: env) }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let device = try #require((object["devices"] as? [[String: Any]])?.first)
         #expect(device["battery"] as? Int == 80)
         #expect(device["link_state"] as? String == "connected")
 
-        let down = try Run.command(audio, ["disconnect", "c0_ff_ee_00_00_02"], environment: env)
+        let down = try await offThread { [audio] in try Run.command(audio, ["disconnect", "c0_ff_ee_00_00_02"], environment: env) }
         #expect(down.status == 0, "\(down.stderr)")
         #expect(down.stdout.contains("disconnected the Ray-Ban Meta Gen 2 (C0:FF:EE:00:00:02)"))
 
-        let unknown = try Run.command(audio, ["connect", "nope"], environment: env)
+        let unknown = try await offThread { [audio] in try Run.command(audio, ["connect", "nope"], environment: env) }
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("BlueZ knows no device 'nope'; known: C0:FF:EE:00:00:02 (Ray-Ban Meta Gen 2)"))
-        let off = try Run.command(audio, ["connect", "ray-ban", "--profile", "off"], environment: env)
+        let off = try await offThread { [audio] in try Run.command(audio, ["connect", "ray-ban", "--profile", "off"], environment: env) }
         #expect(off.status == 2)
     }
 
     @Test("without a system bus, connect says what is missing")
-    func noBus() throws {
+    func noBus() async throws {
         let directory = TemporaryDirectory()
-        let result = try Run.command(audio, ["connect", "ray-ban"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path("none"))"])
+        let result = try await offThread { [audio] in try Run.command(audio, ["connect", "ray-ban"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path("none"))"]) }
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot reach the bus at unix:path="))
         #expect(result.stderr.contains("is D-Bus running"))
