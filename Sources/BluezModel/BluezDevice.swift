@@ -63,8 +63,19 @@ public struct BluezDevice: Sendable, Hashable, Codable {
     /// Its audio roles, from `UUIDs`.
     public var roles: BluezAudioRoles { BluezAudioRoles(uuids: uuids) }
 
-    /// The profiles a card for it could offer: voice for HFP/HSP, media for an A2DP sink, off.
+    /// Whether it is an audio device: its UUIDs name an audio role, or, before BlueZ has read
+    /// its services (no UUIDs yet), its class of device is audio/video or its icon an audio one.
+    public var isAudio: Bool {
+        if roles.isAudio { return true }
+        guard uuids.isEmpty else { return false }
+        let audioClass = deviceClass.map { ($0 >> 8) & 0x1f == 0x04 } ?? false
+        return audioClass || (icon?.hasPrefix("audio-") ?? false)
+    }
+
+    /// The profiles a card for it could offer: voice for HFP/HSP, media for an A2DP sink, off;
+    /// both when the device is audio but has not listed its services yet.
     public var offeredProfiles: [AudioProfile] {
-        (roles.hasVoice ? [AudioProfile.voice] : []) + (roles.hasMedia ? [.media] : []) + [.off]
+        if roles.isEmpty && isAudio { return [.voice, .media, .off] }
+        return (roles.hasVoice ? [AudioProfile.voice] : []) + (roles.hasMedia ? [.media] : []) + [.off]
     }
 }

@@ -92,7 +92,7 @@ public struct BluezDeviceMerge: Sendable {
         }
         guard bluez.isServiceUp else { return result }
         let carded = Set(soundServerDevices.map(\.identifier))
-        for device in bluez.devices where !carded.contains(device.identifier) && device.roles.isAudio && (device.paired || device.connected) {
+        for device in bluez.devices where !carded.contains(device.identifier) && device.isAudio && (device.paired || device.connected) {
             // A device that had a card keeps what the sound server said of it (name, type,
             // profiles); one never seen with a card is described from its UUIDs.
             var listed = devices.first { $0.identifier == device.identifier }

@@ -70,10 +70,11 @@ extension DoctorFacts {
                 ? .ok("adapter", "\(line), powered\(adapter.discovering ? ", discovering" : "")")
                 : .failed("adapter", "\(line) is powered off", fix: "bluetoothctl power on (or rfkill unblock bluetooth)"))
         }
-        let audio = model.devices.filter { $0.roles.isAudio && ($0.paired || $0.connected) }
+        let audio = model.devices.filter { $0.isAudio && ($0.paired || $0.connected) }
         if audio.isEmpty && !adapters.isEmpty {
+            let others = model.devices.filter(\.paired).map { "\($0.alias) (\($0.address))" }
             checks.append(.failed(
-                "glasses", "no paired audio device",
+                "glasses", "no paired audio device" + (others.isEmpty ? "" : "; paired without an audio profile: \(others.joined(separator: ", "))"),
                 fix: "pair the glasses: bluetoothctl scan on, then pair, trust and connect <address>"))
         }
         for device in audio { checks.append(glassesCheck(device)) }

@@ -196,4 +196,17 @@ struct BluezObjectModelTests {
         #expect(device.linkState == .disconnected)
         #expect(model.device(DeviceIdentifier("aa:bb:cc:dd:ee:ff")) == device)
     }
+
+    @Test("a device whose services are not read yet counts as audio by its class or icon, offering both profiles")
+    func audioBeforeServices() throws {
+        var model = BluezObjectModel()
+        _ = model.handle(.managedObjects([
+            "/org/bluez/hci0/dev_AA_AA_AA_AA_AA_01": [BluezName.device: ["Class": .integer(0x240404)]],
+            "/org/bluez/hci0/dev_AA_AA_AA_AA_AA_02": [BluezName.device: ["Icon": .string("audio-headphones")]],
+            "/org/bluez/hci0/dev_AA_AA_AA_AA_AA_03": [BluezName.device: ["Class": .integer(0x5a020c), "Icon": .string("phone")]],
+            "/org/bluez/hci0/dev_AA_AA_AA_AA_AA_04": [BluezName.device: ["Class": .integer(0x240404), "UUIDs": .strings(["00001800-0000-1000-8000-00805f9b34fb"])]],
+        ]))
+        #expect(model.devices.map(\.isAudio) == [true, true, false, false])
+        #expect(model.devices.first?.offeredProfiles == [.voice, .media, .off])
+    }
 }
