@@ -158,6 +158,13 @@ let package = Package(
             dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "AudioBackend", "Routing", "CBluetooth"],
             swiftSettings: strict),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "Routing"], swiftSettings: strict),
+        .executableTarget(
+            name: "FoldBench",
+            dependencies: [
+                "BluezBackend", "RouteService", "GlassesEmulator", "PulseBackend", "AudioBackend", "Routing", "DeviceProfiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/FoldBench", swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     ]
 )
