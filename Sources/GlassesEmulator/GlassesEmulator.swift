@@ -85,6 +85,7 @@ public final class GlassesEmulator: Sendable {
         logger.info("glasses connected", metadata: ["address": "\(glasses.address)"])
         try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(true)])
         try bluez.add(devicePath, [batteryInterface()])
+        if glasses.offersMedia { try bluez.add(remoteEndpointPath, [remoteEndpointInterface()]) }
         try bluez.setProperties(devicePath, BluezName.device, ["ServicesResolved": .boolean(true)])
         try configureMediaIfPossible()
         try announceCardIfDue()
@@ -106,6 +107,7 @@ public final class GlassesEmulator: Sendable {
         logger.info("glasses disconnected", metadata: ["address": "\(glasses.address)"])
         try tearDownMedia()
         try tearDownVoice()
+        try bluez.remove(remoteEndpointPath)
         try bluez.remove(devicePath, interfaces: [BluezName.battery])
         try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(false), "ServicesResolved": .boolean(false)])
     }

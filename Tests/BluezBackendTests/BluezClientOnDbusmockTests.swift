@@ -66,12 +66,12 @@ struct BluezClientOnDbusmockTests {
         let bus = try DBusDaemon()
         let mock = try MockBluez(bus: bus)
         defer { mock.stop() }
-        // The client starts first: org.bluez appearing later is an event like any other.
+        // The client may start before the fake takes org.bluez: then its arrival is an event.
         let client = try await BluezClient.connect(busAddress: bus.address)
         defer { client.shutdown() }
         let events = client.events()
         try await mock.waitUntilUp()
-        _ = try await firstMatch(events) { $0 == .serviceAvailability(true) ? true : nil }
+        if !client.isServiceUp { _ = try await firstMatch(events) { $0 == .serviceAvailability(true) ? true : nil } }
 
         try await mock.mock("AddAdapter", [.string("hci0"), .string("my-computer")])
         try await mock.mock("AddDevice", [.string("hci0"), .string(Self.address), .string("Mock Glasses")])

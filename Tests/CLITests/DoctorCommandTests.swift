@@ -16,7 +16,7 @@ struct DoctorCommandTests {
         _ = try await offThread { [audio] in Poll.until { (try? Run.command(audio, ["devices"], environment: sandbox.environment))?.stdout.contains("profile media") == true } }
         let result = try await offThread { [audio] in try Run.command(audio, ["doctor"], environment: sandbox.environment) }
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("✓ sound server: PulseAudio: pulseaudio ") }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("✓ sound server: PulseAudio: pulseaudio ") }, "\(result.stdout)\nsandbox pulse log: \(sandbox.pulseLog)")
         #expect(lines.contains("✓ bluetooth in the sound server: module-bluez5-discover, module-bluez5-device; HFP through oFono"), "\(result.stdout)")
         #expect(lines.contains("✓ BlueZ: org.bluez on the system bus"))
         #expect(lines.contains("✓ adapter: hci0 00:1A:7D:DA:71:13, powered"))

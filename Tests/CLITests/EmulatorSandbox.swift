@@ -23,7 +23,14 @@ struct EmulatorSandbox {
         environment = lines.merging(["GLASSES_AUDIO_BACKEND": "pulse"]) { $1 }
     }
 
-    func stop() {
+    /// The sandbox PulseAudio's log, for failure messages.
+var pulseLog: String {
+    guard let server = environment["PULSE_SERVER"] else { return "" }
+    let folder = URL(fileURLWithPath: String(server.dropFirst("unix:".count))).deletingLastPathComponent().deletingLastPathComponent()
+    return (try? String(contentsOf: folder.appendingPathComponent("pulse.log"), encoding: .utf8)).map { String($0.suffix(1500)) } ?? "(no pulse.log)"
+}
+
+func stop() {
         kill(pid, SIGTERM)
         _ = Run.wait(for: pid)
     }

@@ -28,7 +28,7 @@ struct BluezOnPulseAudioTests {
         defer { rig.close() }
         let backend = try await Self.backend(rig)
         let service = RouteService(backend: backend, configuration: RoutingConfiguration(readyTimeout: .seconds(60)), logger: Self.quiet)
-        try await rig.card()
+        try await rig.waitForCard()
         try await service.start()
         defer { Task { await service.shutdown(); await backend.shutdown() } }
         for fold in 1...5 {
@@ -40,10 +40,10 @@ struct BluezOnPulseAudioTests {
                 if case .sessionFailed(id, let error) = output { error } else { nil }
             }
             #expect(ended == .deviceNotConnected(Self.id), "fold \(fold) ended the session with \(ended)")
-            try await rig.card(present: false)
+            try await rig.waitForCard(present: false)
             let events = await backend.events()
             try rig.emulator.connect()
-            try await rig.card()
+            try await rig.waitForCard()
             // The card's profile is the engine's to see before the next session asks for one.
             _ = try await firstMatch(events) { event in
                 if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
@@ -55,7 +55,7 @@ struct BluezOnPulseAudioTests {
     func battery() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try await rig.card()
+        try await rig.waitForCard()
         let backend = try await Self.backend(rig)
         defer { Task { await backend.shutdown() } }
         #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 80)
@@ -76,7 +76,7 @@ struct BluezOnPulseAudioTests {
         #expect(listed.availableProfiles == [.voice, .media, .off])
         let events = await backend.events()
         try await backend.bluez.connect(Self.id)
-        try await rig.card()
+        try await rig.waitForCard()
         _ = try await firstMatch(events) { event in
             if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
         }
@@ -84,7 +84,7 @@ struct BluezOnPulseAudioTests {
         #expect(connected.linkState == .connected)
         try await backend.bluez.disconnect(Self.id)
         _ = try await firstMatch(events) { $0 == .linkChanged(Self.id, .disconnected) ? true : nil }
-        try await rig.card(present: false)
+        try await rig.waitForCard(present: false)
         #expect(try await backend.devices().first { $0.identifier == Self.id }?.linkState == .disconnected)
     }
 
@@ -92,18 +92,18 @@ struct BluezOnPulseAudioTests {
     func bluezRestarts() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try await rig.card()
+        try await rig.waitForCard()
         let backend = try await Self.backend(rig)
         defer { Task { await backend.shutdown() } }
         let events = await backend.events()
         rig.emulator.close()
         _ = try await firstMatch(events) { $0 == .bluetoothLost ? true : nil }
-        try await rig.card(present: false)
+        try await rig.waitForCard(present: false)
         let second = try await GlassesEmulator.start(busAddress: rig.bus.address, glasses: BluetoothRig.glasses, logger: Self.quiet)
         defer { second.close() }
         try second.connect()
         _ = try await firstMatch(events) { $0 == .bluetoothBack ? true : nil }
-        try await rig.card()
+        try await rig.waitForCard()
         _ = try await firstMatch(events) { event in
             if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
         }
@@ -111,15 +111,3 @@ struct BluezOnPulseAudioTests {
     }
 }
 
-extension BluetoothRig {
-    /// Set-up, not an assertion: waits until PulseAudio lists (or no longer lists) the card,
-    /// without holding a thread: the emulator's own tasks need the few cooperative threads
-    /// there are (two on a 2-core machine) while another suite's rig may be blocking one.
-    func card(present: Bool = true) async throws {
-        for _ in 0..<400 {
-            if try pulse.pactlChecked(["list", "cards", "short"]).contains(Self.cardName) == present { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestFailure("the card \(Self.cardName) did not \(present ? "appear" : "go away"); pulse log: \(pulse.log.suffix(1500))")
-    }
-}
