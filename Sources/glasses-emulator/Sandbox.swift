@@ -1,12 +1,13 @@
 import Foundation
 
-/// A private message bus and a private PulseAudio with its bluetooth modules, for the
-/// emulator to drive when no bus is given: nothing touches the host's own sound or D-Bus.
+/// A private message bus and a private PulseAudio with its bluetooth modules (or PipeWire with
+/// WirePlumber's, see `startPipeWire()`), for the emulator to drive when no bus is given:
+/// nothing touches the host's own sound or D-Bus.
 final class Sandbox: @unchecked Sendable {
     let directory: String
     var busAddress: String { "unix:path=\(directory)/bus" }
     var pulseServer: String { "unix:\(directory)/pulse/native" }
-    private var children: [pid_t] = []
+    var children: [pid_t] = []
 
     init() throws {
         directory = NSTemporaryDirectory() + "glasses-emulator-" + UUID().uuidString.prefix(8)
@@ -54,7 +55,7 @@ final class Sandbox: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+    func waitUntil(_ what: String, _ condition: () -> Bool) throws {
         for _ in 0..<200 {
             if condition() { return }
             usleep(50_000)
@@ -62,7 +63,7 @@ final class Sandbox: @unchecked Sendable {
         throw SandboxError("timed out waiting for \(what); see the logs in \(directory)")
     }
 
-    private func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: String) throws -> pid_t {
+    func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -11,7 +11,8 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         commandName: "glasses-emulator",
         abstract: "Emulate Bluetooth glasses: a fake BlueZ and oFono that a real PulseAudio takes for an adapter with glasses.",
         discussion: """
-            Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules, and prints \
+            Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules (--sound-server \
+            pipewire: PipeWire, WirePlumber and pipewire-pulse), and prints \
             the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, battery N \
             (percent, 0-100), status, wait server (until a sound server registered), quit.
             Example:
@@ -21,6 +22,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     @Option(help: "The bus to serve org.bluez and org.ofono on (a sound server's system bus). Default: a private sandbox.")
     var bus: String?
+
+    @Option(name: .customLong("sound-server"), help: "The sandbox's sound server: pulseaudio or pipewire (PipeWire with WirePlumber's Bluetooth monitor).")
+    var soundServer: Sandbox.SoundServer = .pulseaudio
 
     @Option(help: "The device profile to look like (an id from profiles/).")
     var profile = "ray-ban-meta-gen-2"
@@ -42,6 +46,12 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     @Option(help: "A folder to write what the speakers played (the latest 10 minutes) into, as voice.wav and media.wav, when the emulator ends.")
     var speakerOut: String?
+
+    func validate() throws {
+        if bus != nil && soundServer != .pulseaudio {
+            throw ValidationError("--sound-server picks the sandbox's server; with --bus the sound server is yours")
+        }
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -68,7 +78,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             busAddress: busAddress, glasses: EmulatedGlasses(profile: deviceProfile), audio: audio, logger: logger)
         defer { emulator.close() }
         if let sandbox {
-            try sandbox.startPulseAudio()
+            switch soundServer {
+            case .pulseaudio: try sandbox.startPulseAudio()
+            case .pipewire: try sandbox.startPipeWire()
+            }
             print("PULSE_SERVER=\(sandbox.pulseServer)")
             print("DBUS_SYSTEM_BUS_ADDRESS=\(sandbox.busAddress)")
             fflush(nil)
@@ -175,6 +188,8 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension Sandbox.SoundServer: ExpressibleByArgument {}
 
 // Exit codes as glasses-audio's: 0 ok, 1 runtime error, 2 usage error.
 do {

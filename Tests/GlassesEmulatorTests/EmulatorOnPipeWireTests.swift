@@ -22,13 +22,7 @@ final class PipeWireBluetoothRig: @unchecked Sendable {
     static let cardName = BluetoothRig.cardName
     static let id = DeviceIdentifier(glasses.address)
 
-    /// Whether PipeWire's Bluetooth plugin (Debian: libspa-0.2-bluetooth) is installed.
-    static var isAvailable: Bool {
-        SoundServerKind.pipewire.isInstalled
-            && ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"].contains {
-                FileManager.default.fileExists(atPath: "\($0)/spa-0.2/bluez5/libspa-bluez5.so")
-            }
-    }
+    static var isAvailable: Bool { PipeWireDaemon.hasBluetooth }
 
     init() async throws {
         bus = try DBusDaemon()
