@@ -135,4 +135,66 @@ struct EmulatorOnPipeWireTests {
             }
         }
     }
+
+    /// Profile switches the engine reported (ours: `profileChanged`; anyone else's: `override`).
+    static func switches(_ outputs: [RoutingOutput]) -> [RouteChange] {
+        outputs.compactMap {
+            if case .routeChanged(let change) = $0, change.reason == .profileChanged || change.reason == .override { change } else { nil }
+        }
+    }
+
+    @Test("ten capture sessions in a row: two card switches (to HFP, and back once), no override: WirePlumber's autoswitch leaves our streams alone")
+    func tenSessionsNoWar() async throws {
+        let rig = try await PipeWireBluetoothRig()
+        defer { rig.close() }
+        try rig.emulator.audio.setMic(Signals.sine(frequency: 440, rate: 8000, seconds: 10, amplitude: 0.5), loop: true)
+        try await rig.waitForCard()
+        let backend = try await BluezAugmentedBackend.wrap(
+            try await PulseAudioBackend.connect(server: rig.pipewire.server), bluez: try await BluezClient.connect(busAddress: rig.bus.address))
+        let configuration = RoutingConfiguration(readyTimeout: .seconds(60), restore: .init(grace: .seconds(1)))
+        let service = RouteService(backend: backend, configuration: configuration, logger: Self.quiet)
+        try await service.start()
+        defer { Task { await service.shutdown(); await backend.shutdown() } }
+        let outputs = await service.observe()
+        // Everything the engine says until it has put the glasses back on A2DP after the tenth session.
+        let watcher = Task {
+            try await collect(outputs, guardSeconds: 120) { seen in
+                let ready = seen.filter { if case .sessionReady = $0 { true } else { false } }.count
+                guard ready == 10, let last = seen.lastIndex(where: { if case .sessionReady = $0 { true } else { false } }) else { return false }
+                return Self.switches(Array(seen[last...])).contains { $0.new?.profile == .media }
+            }
+        }
+        for _ in 0..<10 {
+            let session = try await service.startSession(SessionRequest(usage: .capture))
+            for try await _ in try #require(session.frames) { break }  // one buffer, then done
+            await service.stopSession(session.id)
+        }
+        let seen = try await watcher.value
+        let switches = Self.switches(seen)
+        #expect(switches.filter { $0.reason == .override }.isEmpty, "someone else switched the card: \(switches)")
+        #expect(switches.map { $0.new?.profile } == [.voice, .media], "\(switches)")
+    }
+
+    @Test("WirePlumber's own switch, for a stream of role Communication, reaches the engine as an override")
+    func wirePlumberSwitchIsAnOverride() async throws {
+        let rig = try await PipeWireBluetoothRig()
+        defer { rig.close() }
+        try await rig.waitForCard()
+        let backend = try await PulseAudioBackend.connect(server: rig.pipewire.server)
+        let service = RouteService(backend: backend, logger: Self.quiet)
+        try await service.start()
+        defer { Task { await service.shutdown(); await backend.shutdown() } }
+        let outputs = await service.observe()
+        let recorder = try Run.background(
+            "parecord", ["--server", rig.pipewire.server, "--property=media.role=Communication", "--raw", "/dev/null"],
+            logPath: rig.pipewire.directory.path("parecord.log"))
+        defer {
+            kill(recorder, SIGTERM)
+            Run.wait(for: recorder)
+        }
+        let change = try await firstMatch(outputs, guardSeconds: 60) { output -> RouteChange? in
+            if case .routeChanged(let change) = output, change.reason == .override { change } else { nil }
+        }
+        #expect(change.new?.profile == .voice)
+    }
 }
