@@ -43,7 +43,6 @@ extension BluezClient {
     public func perform(_ request: BluezLinkRequest, on text: String, timeout: Duration = .seconds(5)) async throws -> BluezLinkResult {
         let device = try device(named: text)
         let id = device.identifier
-        let events = events()
         let changed: Bool
         switch (request.connect, request.profile) {
         case (true, nil): changed = try await connect(id)
@@ -53,12 +52,31 @@ extension BluezClient {
             changed = up ? try await connectProfile(id, uuid: uuid) : try await disconnectProfile(id, uuid: uuid)
         }
         // Device1.Connect answers once the link is up, but its signals may still be on their
-        // way to the model: wait for them, so what is printed is what BlueZ says now.
+        // way to the model: wait for them (the link, then, for a new link, the services being
+        // resolved, which BlueZ says last), so what is printed is what BlueZ says now.
         let linked = request.connect || request.profile != nil
-        if self.model.device(id)?.connected != linked {
-            await Self.awaitLink(events, id: id, connected: linked, timeout: timeout)
+        await awaitDevice(id, timeout: timeout) { $0.connected == linked }
+        if linked && changed && request.profile == nil {
+            await awaitDevice(id, timeout: .seconds(2)) { $0.servicesResolved }
         }
         return BluezLinkResult(device: self.model.device(id) ?? device, changed: changed)
+    }
+
+    /// Returns once the model shows the device as `done` says (or `timeout` passed); looks
+    /// now, then again after each event (subscribed before the first look, so none is missed).
+    private func awaitDevice(_ id: DeviceIdentifier, timeout: Duration, until done: @escaping @Sendable (BluezDevice) -> Bool) async {
+        let events = events()
+        if let device = model.device(id), done(device) { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [weak self] in
+                for await _ in events {
+                    if let device = self?.model.device(id), done(device) { return }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// The UUID `ConnectProfile` takes for a profile on this device.
@@ -71,20 +89,6 @@ extension BluezClient {
             throw BluezError("\(device.alias) (\(device.address)) offers no \(profile.rawValue) profile; it offers \(device.roles.names.joined(separator: ", ").isEmpty ? "none" : device.roles.names.joined(separator: ", "))")
         case .off:
             throw BluezError("'off' is not a profile to connect; use disconnect")
-        }
-    }
-
-    private static func awaitLink(_ events: AsyncStream<BluezEvent>, id: DeviceIdentifier, connected: Bool, timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in events {
-                    if event == .linkChanged(id, connected ? .connected : .disconnected) { return }
-                    if case .deviceAppeared(let device) = event, device.identifier == id, device.connected == connected { return }
-                }
-            }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
         }
     }
 }
