@@ -57,6 +57,11 @@ final class PipeWireBluetoothRig: @unchecked Sendable {
     .enabled(if: PipeWireBluetoothRig.isAvailable, "PipeWire or its Bluetooth plugin is not installed (GLASSES_AUDIO_PIPEWIRE=1 scripts/bootstrap installs them)"))
 struct EmulatorOnPipeWireTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// The loss grace is how long the engine waits, after a stream dies, for the link's verdict.
+    /// The verdict travels from the emulator over D-Bus through three tasks; with the whole suite
+    /// running on two cores that has taken longer than the default 750 ms, so the fold tests give
+    /// it 3 s: they are about where the verdict comes from, not how fast a loaded machine is.
+    static let foldConfiguration = RoutingConfiguration(readyTimeout: .seconds(60), lossGrace: .seconds(3))
 
     @Test("PipeWire makes a Bluetooth card of the glasses with A2DP and HFP profiles, and our backend sees the device")
     func cardAppears() async throws {
@@ -118,6 +123,35 @@ struct EmulatorOnPipeWireTests {
             (beforePrevious, previous) = (previous, current)
         }
         return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+    }
+
+    @Test("a fold mid-session ends it with deviceNotConnected, every time (three folds)")
+    func folds() async throws {
+        let rig = try await PipeWireBluetoothRig()
+        defer { rig.close() }
+        try await rig.waitForCard()
+        let backend = try await BluezAugmentedBackend.wrap(
+            try await PulseAudioBackend.connect(server: rig.pipewire.server), bluez: try await BluezClient.connect(busAddress: rig.bus.address))
+        let service = RouteService(backend: backend, configuration: Self.foldConfiguration, logger: Self.quiet)
+        try await service.start()
+        defer { Task { await service.shutdown(); await backend.shutdown() } }
+        for fold in 1...3 {
+            let outputs = await service.observe()
+            let session = try await service.startSession(SessionRequest(usage: .capture))
+            try rig.emulator.disconnect()
+            let id = session.id
+            let ended = try await firstMatch(outputs, guardSeconds: 60) { output -> StreamSessionError? in
+                if case .sessionFailed(id, let error) = output { error } else { nil }
+            }
+            #expect(ended == .deviceNotConnected(PipeWireBluetoothRig.id), "fold \(fold) ended the session with \(ended)")
+            try await rig.waitForCard(present: false)
+            let events = await backend.events()
+            try rig.emulator.connect()
+            try await rig.waitForCard()
+            _ = try await firstMatch(events, guardSeconds: 60) { event in
+                if case .profileChanged(PipeWireBluetoothRig.id, let profile) = event, profile != .off { true } else { nil }
+            }
+        }
     }
 
     /// Profile switches the engine reported (ours: `profileChanged`; anyone else's: `override`).
