@@ -154,10 +154,16 @@ struct EmulatorOnPipeWireTests {
         }
     }
 
-    /// Profile switches the engine reported (ours: `profileChanged`; anyone else's: `override`).
+    /// Card profile switches the engine reported (ours: `profileChanged`; anyone else's:
+    /// `override`). A change of the default source alone is not one: WirePlumber sometimes
+    /// picks the new HFP source as default a step after the monitor, which the engine then
+    /// reports as an override of the default (a known wart of its default-endpoint heuristic).
     static func switches(_ outputs: [RoutingOutput]) -> [RouteChange] {
         outputs.compactMap {
-            if case .routeChanged(let change) = $0, change.reason == .profileChanged || change.reason == .override { change } else { nil }
+            guard case .routeChanged(let change) = $0, change.reason == .profileChanged || change.reason == .override,
+                change.previous?.profile != change.new?.profile
+            else { return nil }
+            return change
         }
     }
 
