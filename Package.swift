@@ -37,11 +37,23 @@ let package = Package(
         shim("CSoxr", pkgConfig: "soxr", apt: ["libsoxr-dev"]),
         shim("CFFTW", pkgConfig: "fftw3f", apt: ["libfftw3-dev"]),
         shim("CSBC", pkgConfig: "sbc", apt: ["libsbc-dev"]),
+        shim("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev", "pocketsphinx-en-us"]),
+        shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
 
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
+        .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore"], swiftSettings: strict),
+        .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
+        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx"], swiftSettings: strict),
+        .target(
+            name: "AssistantService",
+            dependencies: [
+                "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "CSpeexDSP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore"], swiftSettings: strict),
         .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore"], swiftSettings: strict),
         .target(
@@ -87,7 +99,8 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
-                "BackendSelection", "BluezBackend", "BluezModel", "Diagnostics",
+                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "LocalAssistant",
+                "BluezBackend", "BluezModel", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -113,6 +126,7 @@ let package = Package(
         .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],

@@ -10,7 +10,7 @@ public struct GlassesAudioCommand: AsyncParsableCommand {
             + "Exit codes: 0 ok, 1 runtime error, 2 usage error.",
         version: "0.1.0",
         subcommands: [
-            Devices.self, Route.self, Monitor.self, Profile.self, Record.self, Play.self, Levels.self,
+            Devices.self, Route.self, Monitor.self, Profile.self, Record.self, Play.self, Levels.self, Say.self, Listen.self,
             Vad.self, Wake.self, Endpoint.self, Eval.self, Connect.self, Disconnect.self, Doctor.self,
         ]
     )

@@ -15,21 +15,24 @@ enum EspeakEngine {
 
     static let shared = Mutex(State())
 
-    /// Collects the samples the synthesis callback hands over; lives only while the lock is held.
+    /// Takes the samples the synthesis callback hands over, chunk by chunk, as espeak-ng makes
+    /// them; lives only while the lock is held.
     final class Collector {
-        var samples: [Int16] = []
+        let onChunk: ([Int16]) -> Bool
+        init(onChunk: @escaping ([Int16]) -> Bool) { self.onChunk = onChunk }
     }
 
     /// Initialises the library on first use (synchronous output: espeak_Synth returns when done).
     static func initialize(_ state: inout State) throws(SpeechError) -> Int {
         if let rate = state.sampleRate { return rate }
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        // 20 ms buffers: the callback runs every 20 ms of speech made, so chunks stream out.
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 20, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw .initializationFailed("espeak_Initialize returned \(rate) (is espeak-ng-data installed?)") }
         espeak_SetSynthCallback { samples, count, events in
             guard let samples, count > 0, let events, let context = events.pointee.user_data else { return 0 }
             let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-            collector.samples.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
-            return 0
+            let keepGoing = collector.onChunk(Array(UnsafeBufferPointer(start: samples, count: Int(count))))
+            return keepGoing ? 0 : 1  // 1 aborts the synthesis
         }
         state.sampleRate = Int(rate)
         return Int(rate)
@@ -47,13 +50,32 @@ enum EspeakEngine {
 
     /// Speaks `text` with `voice` and returns 16-bit samples at the library's rate.
     static func synthesize(_ text: String, voice: EspeakVoice) throws(SpeechError) -> (samples: [Int16], rate: Int) {
+        var samples: [Int16] = []
+        let rate = try synthesize(text, voice: voice) { chunk in
+            samples += chunk
+            return true
+        }
+        return (samples, rate)
+    }
+
+    /// The library's output rate (initialising it if needed).
+    static func outputRate() throws(SpeechError) -> Int {
+        try shared.withLock { state throws(SpeechError) in try initialize(&state) }
+    }
+
+    /// Speaks `text`, handing each chunk (about 20 ms) to `onChunk` as it is made; `onChunk`
+    /// returns `false` to stop. Returns the library's rate.
+    static func synthesize(_ text: String, voice: EspeakVoice, volume: Int = 100, onChunk: @escaping ([Int16]) -> Bool)
+        throws(SpeechError) -> Int
+    {
         try shared.withLock { state throws(SpeechError) in
             let rate = try initialize(&state)
             try check(espeak_SetVoiceByName(voice.identifier), voice.identifier)
             try check(espeak_SetParameter(espeakRATE, Int32(voice.rate), 0), "set rate \(voice.rate)")
             try check(espeak_SetParameter(espeakPITCH, Int32(voice.pitch), 0), "set pitch \(voice.pitch)")
             try check(espeak_SetParameter(espeakRANGE, Int32(voice.pitchRange), 0), "set range \(voice.pitchRange)")
-            let collector = Collector()
+            try check(espeak_SetParameter(espeakVOLUME, Int32(volume), 0), "set volume \(volume)")
+            let collector = Collector(onChunk: onChunk)
             let context = Unmanaged.passUnretained(collector).toOpaque()
             var bytes = Array(text.utf8CString)
             let status = withExtendedLifetime(collector) {
@@ -63,16 +85,33 @@ enum EspeakEngine {
                 }
             }
             try check(status, "speak \"\(text)\"")
-            return (collector.samples, rate)
+            return rate
         }
     }
 
     /// Names of the installed variants (the files in espeak-ng-data/voices/!v).
     static func variantNames() throws(SpeechError) -> [String] {
+        try voiceNames(language: "variant")
+    }
+
+    /// Names of the installed voices (`en-us`, `en-gb-scotland`, …), or of a language's.
+    static func voiceNames(language: String? = nil) throws(SpeechError) -> [String] {
         try shared.withLock { state throws(SpeechError) in
             _ = try initialize(&state)
             var spec = espeak_VOICE()
-            return "variant".withCString { language in
+            guard let language else {
+                guard let list = espeak_ListVoices(nil) else { return [] }
+                var names: [String] = []
+                var index = 0
+                while let voice = list[index] {
+                    if let name = voice.pointee.languages.map({ String(cString: $0.advanced(by: 1)) }), !name.isEmpty {
+                        names.append(name)
+                    }
+                    index += 1
+                }
+                return Array(Set(names)).sorted()
+            }
+            return language.withCString { language in
                 spec.languages = language
                 guard let list = espeak_ListVoices(&spec) else { return [] }
                 var names: [String] = []

@@ -8,6 +8,10 @@ public final class VoicePipeline {
     private let wake: WakeWordDetector?
     private var endpointer: Endpointer
     private var lastWake: WakeWordDetection?
+    private var samplesSeen = 0
+
+    /// Seconds of audio processed so far: the pipeline's clock, which event times use.
+    public var time: Double { Double(samplesSeen) / Double(LogMelFeatureExtractor.sampleRate) }
 
     public init(
         vad: VADConfiguration = VADConfiguration(), wakeModels: [WakeWordModel] = [],
@@ -20,6 +24,7 @@ public final class VoicePipeline {
 
     /// Takes 16 kHz mono samples; returns what they completed, in order.
     public func process(_ samples: some Collection<Float>) -> [VoiceEvent] {
+        samplesSeen += samples.count
         var events: [VoiceEvent] = []
         for logMel in extractor.process(samples) {
             let decision = vad.process(logMel: logMel)
@@ -39,6 +44,14 @@ public final class VoicePipeline {
             events += translate(endpointer.frame(at: decision.time, isSpeech: decision.isSpeech))
         }
         return events
+    }
+
+    /// Push-to-talk: a command starts now, as if the wake word had just ended (`keyword` names
+    /// what triggered it).
+    public func trigger(keyword: String = "trigger") -> [VoiceEvent] {
+        let detection = WakeWordDetection(keyword: keyword, time: time, start: time, score: 1, matchScore: 1)
+        lastWake = detection
+        return translate(endpointer.wake(at: detection.time))
     }
 
     /// The stream ended: reports a pending wake word and closes an open command.

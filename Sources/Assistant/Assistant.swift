@@ -1,0 +1,201 @@
+public import Routing
+public import Voice
+
+/// One voice round trip as a pure state machine: trigger → route → wake word → command →
+/// backend → reply → listen again (voiceFirst) or let the route go (mediaFirst). Inputs in,
+/// actions out, time as a value; no I/O.
+///
+/// Barge-in: the wake word heard while the reply plays (through the echo canceller, so the
+/// reply itself cannot fire it) cancels the reply and captures a new command. A lost route
+/// ends the round trip with its error and nothing restarts by itself (seed 000 §7.3).
+public struct Assistant: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// voiceFirst holds the route and listens all the time; mediaFirst opens it on a
+        /// trigger and lets it go after each reply.
+        public var policy: SwitchingPolicy
+        /// Stop after one round trip.
+        public var once: Bool
+        /// How long the backend may take before the user hears an apology.
+        public var replyTimeout: Duration
+
+        public init(policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15)) {
+            self.policy = policy
+            self.once = once
+            self.replyTimeout = replyTimeout
+        }
+    }
+
+    public let configuration: Configuration
+    public private(set) var phase: AssistantPhase = .idle
+    public private(set) var now: Duration = .zero
+    private var skipWake = false
+    private var replyDeadline: Duration?
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Reacts to one input at time `now`; returns what to do, in order.
+    public mutating func handle(_ input: AssistantInput, at time: Duration) -> [AssistantAction] {
+        if time > now { now = time }
+        var out: [AssistantAction] = []
+        switch input {
+        case .trigger(let skip): trigger(skip, &out)
+        case .routeReady(let route): routeReady(route, &out)
+        case .routeFailed(let error): routeFailed(error, &out)
+        case .voice(let event): voice(event, &out)
+        case .reply(let heard, let answer): reply(heard: heard, answer: answer, &out)
+        case .replyFailed(let reason): replyFailed(reason, &out)
+        case .replyFinished(let interrupted): replyFinished(interrupted, &out)
+        case .sleep: sleep(&out)
+        case .wake: wake(&out)
+        case .tick: expire(&out)
+        }
+        return out
+    }
+
+    private var seconds: Double { Double(now / .milliseconds(1)) / 1000 }
+
+    private func emit(_ kind: AssistantEvent.Kind, text: String? = nil, duration: Double? = nil, score: Double? = nil)
+        -> AssistantAction
+    {
+        .emit(AssistantEvent(kind, time: seconds, text: text, duration: duration, score: score))
+    }
+
+    private mutating func trigger(_ skip: Bool, _ out: inout [AssistantAction]) {
+        switch phase {
+        case .asleep, .opening, .capturing, .thinking:
+            return
+        case .idle:
+            skipWake = skip
+            phase = .opening
+            out.append(.openRoute)
+        case .listening:
+            if skip {
+                phase = .capturing
+                out += [.startCommand, emit(.commandStarted)]
+            }
+        case .speaking:
+            phase = .capturing
+            out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand]
+        }
+    }
+
+    private mutating func routeReady(_ route: SessionRoute, _ out: inout [AssistantAction]) {
+        guard phase == .opening else { return }
+        out.append(emit(.routeReady, text: route.description))
+        if skipWake {
+            phase = .capturing
+            out += [.startCommand, emit(.commandStarted)]
+        } else {
+            phase = .listening
+            out.append(emit(.listening))
+        }
+    }
+
+    private mutating func routeFailed(_ error: StreamSessionError, _ out: inout [AssistantAction]) {
+        guard phase != .asleep, phase != .idle else { return }
+        if phase == .speaking { out.append(.cancelSpeech) }
+        replyDeadline = nil
+        phase = .idle
+        out.append(emit(.error, text: "\(error)"))
+        if configuration.once { out.append(.finished) }
+    }
+
+    private mutating func voice(_ event: VoiceEvent, _ out: inout [AssistantAction]) {
+        switch event {
+        case .speechStarted:
+            if phase == .listening || phase == .capturing { out.append(emit(.speechStarted)) }
+        case .speechEnded:
+            if phase == .listening || phase == .capturing { out.append(emit(.speechStopped)) }
+        case .wake(let detection):
+            switch phase {
+            case .listening:
+                phase = .capturing
+                out.append(emit(.wake, text: detection.keyword, score: detection.score))
+            case .speaking:
+                phase = .capturing
+                out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)]
+            default:
+                break
+            }
+        case .commandStarted:
+            break
+        case .command(_, let segment):
+            guard phase == .capturing else { return }
+            phase = .thinking
+            replyDeadline = now + configuration.replyTimeout
+            out += [
+                emit(.commandCaptured, duration: segment.end - segment.start), .handOver(segment),
+                .scheduleTick(at: now + configuration.replyTimeout),
+            ]
+        case .noCommand:
+            guard phase == .capturing else { return }
+            out.append(emit(.noCommand))
+            afterRoundTrip(&out)
+        }
+    }
+
+    private mutating func reply(heard: String, answer: String, _ out: inout [AssistantAction]) {
+        guard phase == .thinking else { return }
+        replyDeadline = nil
+        out.append(emit(.transcript, text: heard))
+        speak(answer, &out)
+    }
+
+    private mutating func replyFailed(_ reason: String, _ out: inout [AssistantAction]) {
+        guard phase == .thinking else { return }
+        replyDeadline = nil
+        out.append(emit(.error, text: reason))
+        speak("Sorry, I could not get an answer.", &out)
+    }
+
+    private mutating func speak(_ text: String, _ out: inout [AssistantAction]) {
+        guard !text.isEmpty else {
+            afterRoundTrip(&out)
+            return
+        }
+        phase = .speaking
+        out += [emit(.replyStarted, text: text), .speak(text)]
+    }
+
+    private mutating func replyFinished(_ interrupted: Bool, _ out: inout [AssistantAction]) {
+        guard phase == .speaking else { return }  // a barge-in already moved on
+        out.append(emit(.replyFinished, text: interrupted ? "interrupted" : nil))
+        afterRoundTrip(&out)
+    }
+
+    private mutating func afterRoundTrip(_ out: inout [AssistantAction]) {
+        if configuration.policy == .voiceFirst && !configuration.once {
+            phase = .listening
+            out.append(emit(.listening))
+            return
+        }
+        phase = .idle
+        out += [.releaseRoute, emit(.routeReleased)]
+        if configuration.once { out.append(.finished) }
+    }
+
+    private mutating func expire(_ out: inout [AssistantAction]) {
+        guard phase == .thinking, let deadline = replyDeadline, now >= deadline else { return }
+        replyDeadline = nil
+        out.append(emit(.error, text: "the assistant backend did not answer in time"))
+        speak("Sorry, I could not get an answer in time.", &out)
+    }
+
+    private mutating func sleep(_ out: inout [AssistantAction]) {
+        guard phase != .asleep else { return }
+        if phase == .speaking { out.append(.cancelSpeech) }
+        if phase != .idle { out.append(.releaseRoute) }
+        replyDeadline = nil
+        phase = .asleep
+        out.append(emit(.asleep))
+    }
+
+    private mutating func wake(_ out: inout [AssistantAction]) {
+        guard phase == .asleep else { return }
+        phase = .idle
+        out.append(emit(.awake))
+        if configuration.policy == .voiceFirst { trigger(false, &out) }
+    }
+}

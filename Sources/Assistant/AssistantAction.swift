@@ -1,0 +1,23 @@
+public import Voice
+
+/// What the owner carries out, in order.
+public enum AssistantAction: Sendable, Equatable {
+    /// Open the duplex route (mic and speaker, the voice profile).
+    case openRoute
+    /// Let go of the route (the policy restores media after its grace).
+    case releaseRoute
+    /// Start capturing a command now (push-to-talk: no wake word).
+    case startCommand
+    /// Give the captured command to the assistant backend.
+    case handOver(CommandSegment)
+    /// Speak this text on the route's speaker.
+    case speak(String)
+    /// Stop the reply now.
+    case cancelSpeech
+    /// Report this.
+    case emit(AssistantEvent)
+    /// Send a tick at this time.
+    case scheduleTick(at: Duration)
+    /// `--once`: the round trip is over; the owner may stop.
+    case finished
+}

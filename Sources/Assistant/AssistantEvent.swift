@@ -1,0 +1,26 @@
+/// One step of the assistant, as monitors, the CLI's `listen` and (later) the daemon's event
+/// stream show it: a `type` and what belongs to it.
+public struct AssistantEvent: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
+        case transcript, replyStarted, replyFinished, bargeIn, routeReleased, routeChanged, error, asleep, awake
+    }
+
+    public var type: Kind
+    /// Time since the owner started, in seconds.
+    public var time: Double
+    /// The wake phrase, the text heard or said, the route, or the error, as fits the type.
+    public var text: String?
+    /// Seconds: the command's or reply's length.
+    public var duration: Double?
+    /// The wake detection's score.
+    public var score: Double?
+
+    public init(_ type: Kind, time: Double, text: String? = nil, duration: Double? = nil, score: Double? = nil) {
+        self.type = type
+        self.time = time
+        self.text = text
+        self.duration = duration
+        self.score = score
+    }
+}

@@ -1,0 +1,254 @@
+public import Assistant
+public import AudioCore
+import Foundation
+public import Logging
+public import RouteService
+public import Routing
+public import Speech
+import SpeechPlayback
+public import Voice
+
+/// Owns the live round trip: carries out the ``Assistant``'s actions in order (open and release
+/// the route through ``RouteService``, hand commands to the backend, speak replies), pumps the
+/// route's mic frames through the echo canceller into the ``VoicePipeline``, and reports every
+/// step as an ``AssistantEvent``. One loop, one input at a time; the tasks it starts (the
+/// route's opening, the frame reader, the backend call, the reply) are its own, cancelled
+/// when they are no longer wanted, and report back through the same loop.
+public actor AssistantService {
+    public struct Configuration: Sendable {
+        public var assistant: Assistant.Configuration
+        public var speech: SpeechSettings
+        /// Cancel the reply's echo at the mic (SpeexDSP).
+        public var echoCancellation: Bool
+        /// How long to wait for the route.
+        public var routeWait: Duration
+
+        public init(
+            assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
+            routeWait: Duration = .seconds(10)
+        ) {
+            self.assistant = assistant
+            self.speech = speech
+            self.echoCancellation = echoCancellation
+            self.routeWait = routeWait
+        }
+    }
+
+    enum Command: Sendable {
+        case input(AssistantInput)
+        case frame(session: SessionID, AudioFrame)
+        case played([Float])
+        case stop
+    }
+
+    public nonisolated let routes: RouteService
+    private let backend: any AssistantBackend
+    private let synthesizer: any SpeechSynthesizer
+    private let configuration: Configuration
+    private let makePipeline: @Sendable () throws -> VoicePipeline
+    private let clock: ServiceClock
+    private let logger: Logger
+    private var machine: Assistant
+    private nonisolated let commands: AsyncStream<Command>.Continuation
+    private let commandStream: AsyncStream<Command>
+    private var observers: [Int: AsyncStream<AssistantEvent>.Continuation] = [:]
+    private var nextObserver = 0
+
+    private var session: SessionID?
+    private var pipeline: VoicePipeline?
+    private var echo: EchoCanceller?
+    private var history = CaptureHistory()
+    private var wakeWord = "trigger"
+    private var opening: Task<Void, Never>?
+    private var reader: Task<Void, Never>?
+    private var thinking: Task<Void, Never>?
+    private var speaking: Task<Void, Never>?
+    private var ticker: Task<Void, Never>?
+    private var finished = false
+
+    public init(
+        routes: RouteService, backend: any AssistantBackend, synthesizer: any SpeechSynthesizer,
+        configuration: Configuration = .init(), clock: ServiceClock = .continuous, logger: Logger,
+        pipeline: @escaping @Sendable () throws -> VoicePipeline
+    ) {
+        self.routes = routes
+        self.backend = backend
+        self.synthesizer = synthesizer
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        makePipeline = pipeline
+        machine = Assistant(configuration: configuration.assistant)
+        (commandStream, commands) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
+    }
+
+    // MARK: - Public API
+
+    /// Every step from now on.
+    public func events() -> AsyncStream<AssistantEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AssistantEvent.self, bufferingPolicy: .unbounded)
+        let key = nextObserver
+        nextObserver += 1
+        observers[key] = continuation
+        return stream
+    }
+
+    /// Listen now (`skipWake`: capture the command at once, push-to-talk).
+    public nonisolated func trigger(skipWake: Bool = false) { commands.yield(.input(.trigger(skipWake: skipWake))) }
+    public nonisolated func sleep() { commands.yield(.input(.sleep)) }
+    public nonisolated func wake() { commands.yield(.input(.wake)) }
+    public nonisolated func stop() { commands.yield(.stop) }
+
+    /// The loop; returns after ``stop()``, or after one round trip with `once`. Lets go of
+    /// everything it holds before returning.
+    public func run() async {
+        for await command in commandStream {
+            switch command {
+            case .input(let input): await handle(input)
+            case .frame(let id, let frame): await process(frame, of: id)
+            case .played(let samples): echo?.played(samples)
+            case .stop: finished = true
+            }
+            if finished { break }
+        }
+        await releaseEverything()
+        observers.values.forEach { $0.finish() }
+        observers = [:]
+    }
+
+    // MARK: - The machine
+
+    private func handle(_ input: AssistantInput) async {
+        let actions = machine.handle(input, at: clock.now)
+        for action in actions { await carryOut(action) }
+    }
+
+    private func carryOut(_ action: AssistantAction) async {
+        switch action {
+        case .openRoute: openRoute()
+        case .releaseRoute: await releaseRoute()
+        case .startCommand:
+            wakeWord = "trigger"
+            for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
+        case .handOver(let segment): handOver(segment)
+        case .speak(let text): speak(text)
+        case .cancelSpeech:
+            speaking?.cancel()
+            speaking = nil
+        case .emit(let event):
+            logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
+            observers.values.forEach { $0.yield(event) }
+        case .scheduleTick(let at):
+            ticker?.cancel()
+            ticker = Task { [clock, commands] in
+                do { try await clock.sleep(until: at) } catch { return }
+                commands.yield(.input(.tick(now: at)))
+            }
+        case .finished:
+            finished = true
+        }
+    }
+
+    private func openRoute() {
+        let request = SessionRequest(usage: .captureAndPlayback, format: .voice, deviceWait: .upTo(configuration.routeWait))
+        opening = Task { [routes, commands] in
+            do {
+                let ready = try await routes.startSession(request)
+                guard let frames = ready.frames else { throw StreamSessionError.internalError("a voice session without a mic") }
+                await self.routeOpened(ready, frames)
+                commands.yield(.input(.routeReady(ready.route)))
+            } catch {
+                commands.yield(.input(.routeFailed(error as? StreamSessionError ?? .internalError("\(error)"))))
+            }
+        }
+    }
+
+    private func routeOpened(_ ready: ReadySession, _ frames: AsyncThrowingStream<AudioFrame, any Error>) {
+        session = ready.id
+        do {
+            pipeline = try makePipeline()
+        } catch {
+            commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
+            return
+        }
+        echo = configuration.echoCancellation ? EchoCanceller() : nil
+        history = CaptureHistory()
+        let id = ready.id
+        reader = Task { [commands] in
+            do {
+                for try await frame in frames { commands.yield(.frame(session: id, frame)) }
+            } catch {
+                guard !Task.isCancelled else { return }
+                commands.yield(.input(.routeFailed(error as? StreamSessionError ?? .audioStreamingError("\(error)"))))
+            }
+        }
+    }
+
+    private func releaseRoute() async {
+        reader?.cancel()
+        reader = nil
+        speaking?.cancel()
+        speaking = nil
+        if let session { await routes.stopSession(session) }
+        session = nil
+        pipeline = nil
+        echo = nil
+    }
+
+    private func releaseEverything() async {
+        opening?.cancel()
+        thinking?.cancel()
+        ticker?.cancel()
+        await releaseRoute()
+        if let opening { await opening.value }
+        if let thinking { await thinking.value }
+    }
+
+    // MARK: - Audio in
+
+    private func process(_ frame: AudioFrame, of id: SessionID) async {
+        guard id == session, let pipeline else { return }
+        var samples = frame.buffer.format.channels == 1 ? frame.buffer.samples : ChannelMixer.mixdownToMono(frame.buffer).samples
+        if frame.buffer.format.sampleRate != 16000 {
+            samples = (try? Resampler.resample(AudioBuffer(format: PCMFormat(sampleRate: frame.buffer.format.sampleRate, channels: 1), samples: samples), to: 16000).samples) ?? []
+        }
+        if let echo { samples = echo.process(samples) }
+        history.append(samples)
+        for event in pipeline.process(samples) {
+            if case .wake(let detection) = event { wakeWord = detection.keyword }
+            await handle(.voice(event))
+        }
+    }
+
+    // MARK: - Backend and reply
+
+    private func handOver(_ segment: CommandSegment) {
+        let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
+        let utterance = Utterance(audio: audio, wakeWord: wakeWord)
+        thinking = Task { [backend, commands] in
+            do {
+                let reply = try await backend.respond(to: utterance)
+                commands.yield(.input(.reply(heard: reply.heard, answer: reply.answer)))
+            } catch {
+                commands.yield(.input(.replyFailed("\(backend.name): \(error)")))
+            }
+        }
+    }
+
+    private func speak(_ text: String) {
+        guard let session else {
+            commands.yield(.input(.replyFinished(interrupted: true)))
+            return
+        }
+        speaking = Task { [routes, synthesizer, configuration, commands] in
+            guard let stream = await routes.playback(for: session) else {
+                commands.yield(.input(.replyFinished(interrupted: true)))
+                return
+            }
+            let chunks = synthesizer.speak(text, settings: configuration.speech)
+            let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0.samples)) })
+            guard !Task.isCancelled else { return }
+            commands.yield(.input(.replyFinished(interrupted: report?.interrupted ?? true)))
+        }
+    }
+}

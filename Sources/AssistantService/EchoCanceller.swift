@@ -1,0 +1,54 @@
+import CSpeexDSP
+
+/// SpeexDSP's acoustic echo canceller: the glasses' speaker sits next to their mic, so what the
+/// reply plays comes back into the mic; this takes it out, given what was played. 16 kHz mono,
+/// 10 ms frames; the reference is queued as it is written to the speaker and consumed as the
+/// mic's frames come, so the filter (``tail`` long) covers the path's latency.
+final class EchoCanceller {
+    static let frameSize = 160
+    private let state: OpaquePointer
+    private var reference: [Int16] = []
+    private var pendingMic: [Int16] = []
+
+    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500)) {
+        let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
+        state = speex_echo_state_init(Int32(Self.frameSize), taps)
+        var rate = Int32(sampleRate)
+        speex_echo_ctl(state, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
+    }
+
+    deinit { speex_echo_state_destroy(state) }
+
+    /// What the speaker is about to play.
+    func played(_ samples: [Float]) {
+        reference += samples.map(Self.pcm)
+        let limit = 16000 * 5
+        if reference.count > limit { reference.removeFirst(reference.count - limit) }
+    }
+
+    /// Whether there is reference audio not yet matched with the mic (a reply is playing).
+    var isActive: Bool { !reference.isEmpty }
+
+    /// The mic's samples with the echo taken out; output lags input by less than one frame.
+    func process(_ mic: [Float]) -> [Float] {
+        pendingMic += mic.map(Self.pcm)
+        var output: [Float] = []
+        output.reserveCapacity(pendingMic.count)
+        var played = [Int16](repeating: 0, count: Self.frameSize)
+        var cleaned = [Int16](repeating: 0, count: Self.frameSize)
+        while pendingMic.count >= Self.frameSize {
+            let frame = Array(pendingMic.prefix(Self.frameSize))
+            pendingMic.removeFirst(Self.frameSize)
+            let available = min(reference.count, Self.frameSize)
+            for index in 0..<Self.frameSize { played[index] = index < available ? reference[index] : 0 }
+            reference.removeFirst(available)
+            frame.withUnsafeBufferPointer { micPointer in
+                speex_echo_cancellation(state, micPointer.baseAddress, played, &cleaned)
+            }
+            output += cleaned.map { Float($0) / 32768 }
+        }
+        return output
+    }
+
+    private static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }
+}

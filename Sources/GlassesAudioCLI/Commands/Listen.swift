@@ -1,0 +1,128 @@
+import ArgumentParser
+import Assistant
+import AssistantService
+import AudioBackend
+import AudioCore
+import BackendSelection
+import Foundation
+import LocalAssistant
+import Logging
+import RouteService
+import Routing
+import Speech
+import Voice
+
+/// `glasses-audio listen`: the assistant, live: the wake word, the command, the reply on the
+/// glasses' speakers.
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the voice assistant live: wake word, command, spoken reply on the glasses.",
+        discussion: """
+            Opens the glasses' voice route (HFP), listens for the wake word, captures the command, answers it with \
+            the offline local backend (pocketsphinx, a small command grammar) and speaks the reply through the \
+            glasses' speakers (espeak-ng). One line per event, or one JSON object per line with --json, each with \
+            its "type". Ctrl-C stops; the glasses go back to the profile they were found on.
+            """)
+
+    @OptionGroup var backendOptions: BackendOptions
+    @OptionGroup var wake: WakeOptions
+
+    @Flag(help: "Skip the wake word: capture a command at once (push-to-talk).")
+    var now = false
+
+    @Flag(help: "Stop after one round trip.")
+    var once = false
+
+    @Option(help: "voiceFirst (hold HFP, listen all the time) or mediaFirst (open HFP to listen, restore A2DP after).")
+    var policy: SwitchingPolicy = .mediaFirst
+
+    @Flag(name: .customLong("no-echo-cancel"), help: "Do not cancel the reply's echo at the mic.")
+    var noEchoCancel = false
+
+    @Option(help: "Voice of the replies (an espeak-ng voice).")
+    var voice: String = "en-us"
+
+    @Option(help: "Stop after this many seconds (default: until Ctrl-C, or one round trip with --once).")
+    var seconds: Double?
+
+    @Flag(help: "One JSON object per event.")
+    var json = false
+
+    func validate() throws {
+        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("--seconds must be within 0...86400")
+        }
+    }
+
+    func run() async throws {
+        let models = try wake.models()
+        let backend: LocalAssistantBackend
+        do {
+            backend = try LocalAssistantBackend(wakePhrase: wake.keyword.first ?? "hey glasses")
+        } catch {
+            throw CLIError("the local assistant cannot start: \(error)")
+        }
+        let session = try await BackendSession.open(backendOptions, quiet: json)
+        let routes: RouteService
+        do {
+            routes = try await session.startRouteService(configuration: RoutingConfiguration(policy: policy))
+        } catch {
+            try? await session.closeAndReport()
+            throw CLIError("cannot follow the routes on \(session.backend.name): \(error)")
+        }
+        guard await routes.devices.contains(where: { $0.linkState == .connected }) else {
+            await routes.shutdown()
+            try? await session.closeAndReport()
+            throw CLIError("no glasses are connected on \(session.backend.name): connect them (or try --backend simulated)")
+        }
+        let wakeConfiguration = wake.configuration
+        let assistant = AssistantService(
+            routes: routes, backend: backend, synthesizer: EspeakSpeech(),
+            configuration: .init(
+                assistant: .init(policy: policy, once: once), speech: SpeechSettings(voice: voice),
+                echoCancellation: !noEchoCancel),
+            clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
+            pipeline: { try VoicePipeline(wakeModels: models, wake: wakeConfiguration) })
+        let events = await assistant.events()
+        let decisions = await routes.observe()
+        let clock = routes.clock
+        let (json, seconds, now) = (self.json, self.seconds, self.now)
+        if !json { printStatus("listening on \(session.backend.name) for '\(wake.keyword.joined(separator: "', '"))'; Ctrl-C stops") }
+        let timer = seconds.map { limit in Task { try await Task.sleep(for: .seconds(limit)); assistant.stop() } }
+        defer { timer?.cancel() }
+        try await Interrupt.cancellable {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await event in events { try EventPrinter.print(event, json: json) }
+                }
+                group.addTask {
+                    for await output in decisions {
+                        guard case .routeChanged(let change) = output else { continue }
+                        let time = Double(clock.now / .milliseconds(1)) / 1000
+                        try EventPrinter.print(AssistantEvent(.routeChanged, time: time, text: change.description), json: json)
+                    }
+                }
+                assistant.trigger(skipWake: now)
+                await assistant.run()  // until stopped, or one round trip with --once
+                await routes.finish()  // the glasses go back to the profile they were found on
+                try await group.waitForAll()
+            }
+        }
+        try await session.closeAndReport()
+    }
+}
+
+/// Prints assistant events: one line each, or one JSON object per line.
+enum EventPrinter {
+    static func print(_ event: AssistantEvent, json: Bool) throws {
+        if json { return try printJSON(event) }
+        var line = String(format: "%8.3f  %@", event.time, event.type.rawValue)
+        if let text = event.text { line += ": " + text }
+        if let duration = event.duration { line += String(format: " (%.2f s)", duration) }
+        if let score = event.score { line += String(format: " (score %.2f)", score) }
+        Swift.print(line)
+        flushStandardOutput()
+    }
+}
+
+extension SwitchingPolicy: ExpressibleByArgument {}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import AudioBackend
+import AudioCore
+import BackendSelection
+import Foundation
+import RouteService
+import Routing
+import Speech
+import SpeechPlayback
+
+/// `glasses-audio say`: speak text through the glasses' speaker route, or into a WAV file.
+struct Say: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Speak text through the glasses' speakers (or into a WAV file with --out).",
+        discussion: "Speech is made by the embedded espeak-ng and played while it is still being made.")
+
+    @OptionGroup var backendOptions: BackendOptions
+
+    @Option(help: "The voice (an espeak-ng voice such as en-us, en-gb, de).")
+    var voice: String = "en-us"
+
+    @Option(help: "Words per minute, 80...450.")
+    var rate: Int = 175
+
+    @Option(help: "Volume, 0...1.")
+    var volume: Double = 1
+
+    @Option(help: "Pitch, 0...100 (50 is the voice's normal).")
+    var pitch: Int = 50
+
+    @Option(help: "Write the speech to this WAV file instead of playing it.")
+    var out: String?
+
+    @Option(help: "How long to wait for the speaker route, in seconds.")
+    var timeout: Double = 10
+
+    @Flag(help: "Print the result as one JSON object.")
+    var json = false
+
+    @Argument(help: "What to say.")
+    var text: String
+
+    func validate() throws {
+        guard !text.allSatisfy(\.isWhitespace) else { throw ValidationError("the text to say is empty") }
+        do { try settings.validate() } catch { throw ValidationError("\(error)") }
+        guard timeout.isFinite, timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be within 0...600 seconds") }
+    }
+
+    var settings: SpeechSettings { SpeechSettings(engine: "espeak", voice: voice, rate: rate, volume: volume, pitch: pitch) }
+
+    struct Result: Encodable {
+        var text: String
+        var seconds: Double
+        var destination: String
+        var firstChunkMilliseconds: Double
+    }
+
+    func run() async throws {
+        let engine = try SpeechEngines.engine(named: settings.engine)
+        let started = ContinuousClock.now
+        let firstChunk = FirstChunkClock(started: started)
+        if let out {
+            var speech = AudioBuffer(format: PCMFormat(sampleRate: 22050, channels: 1))
+            do {
+                var first = true
+                for try await chunk in engine.speak(text, settings: settings) {
+                    if first {
+                        first = false
+                        firstChunk.mark()
+                        speech = AudioBuffer(format: chunk.format)
+                    }
+                    speech.append(chunk)
+                }
+            } catch {
+                throw CLIError("cannot say that: \(error)")
+            }
+            try WAVFile.write(speech, to: out)
+            return try report(Result(text: text, seconds: speech.duration, destination: out, firstChunkMilliseconds: firstChunk.milliseconds))
+        }
+        let session = try await BackendSession.open(backendOptions, quiet: json)
+        var service: RouteService?
+        do {
+            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: .seconds(timeout)))
+            service = routes
+            let playback = try await RoutedStreams.playback(
+                on: routes, sink: nil, format: PCMFormat(sampleRate: 16000, channels: 1), wait: .seconds(timeout))
+            let played = try await SpeechPlayer.play(
+                engine.speak(text, settings: settings), to: playback.stream, firstChunk: { firstChunk.mark() })
+            await routes.finish()
+            try await session.closeAndReport()
+            try report(Result(text: text, seconds: played.seconds, destination: playback.sink, firstChunkMilliseconds: firstChunk.milliseconds))
+        } catch {
+            await service?.finish()
+            try? await session.closeAndReport()
+            throw CLIError("cannot say that: \(error)")
+        }
+    }
+
+    private func report(_ result: Result) throws {
+        if json { return try printJSON(result) }
+        print(String(format: "said %.2f s to %@ (first chunk after %.0f ms)", result.seconds, result.destination, result.firstChunkMilliseconds))
+    }
+}
+
+/// When the first chunk of speech came, for the report.
+final class FirstChunkClock: @unchecked Sendable {
+    private let started: ContinuousClock.Instant
+    private var first: ContinuousClock.Instant?
+    private let lock = NSLock()
+    init(started: ContinuousClock.Instant) { self.started = started }
+    func mark() { lock.withLock { if first == nil { first = .now } } }
+    var milliseconds: Double {
+        lock.withLock { first.map { Double(($0 - started) / .microseconds(1)) / 1000 } ?? 0 }
+    }
+}

@@ -1,0 +1,47 @@
+public import AudioCore
+import Foundation
+import Synchronization
+
+/// espeak-ng, embedded (no external process), streaming 20 ms chunks as it synthesises.
+public struct EspeakSpeech: SpeechSynthesizer {
+    public init() {}
+
+    public var name: String { "espeak" }
+
+    public func voices() throws -> [String] { try EspeakEngine.voiceNames() }
+
+    public func speak(_ text: String, settings: SpeechSettings) -> AsyncThrowingStream<AudioBuffer, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: AudioBuffer.self, throwing: (any Error).self)
+        let cancelled = Atomic(false)
+        continuation.onTermination = { _ in cancelled.store(true, ordering: .relaxed) }
+        // espeak-ng blocks while it speaks: a thread of its own, never a cooperative one.
+        let thread = Thread {
+            do {
+                try settings.validate()
+                guard !text.allSatisfy(\.isWhitespace) else { throw SpeechError.invalidParameter("text is empty") }
+                let voice = EspeakVoice(name: settings.voice ?? "en-us", rate: settings.rate, pitch: settings.pitch)
+                try Self.checkVoice(voice.name)
+                let rate = try EspeakEngine.outputRate()
+                let format = PCMFormat(encoding: .s16le, sampleRate: rate, channels: 1)
+                _ = try EspeakEngine.synthesize(text, voice: voice, volume: Int((settings.volume * 100).rounded())) { chunk in
+                    continuation.yield(AudioBuffer(format: format, samples: chunk.map { Float($0) / 32768 }))
+                    return !cancelled.load(ordering: .relaxed)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.start()
+        return stream
+    }
+
+    /// Throws an error naming the known voices when `name` is not one of them.
+    static func checkVoice(_ name: String) throws(SpeechError) {
+        let known = try EspeakEngine.voiceNames()
+        guard known.contains(name) || (try? EspeakEngine.variantNames().contains(name)) == true else {
+            let sample = known.prefix(40).joined(separator: ", ")
+            throw .invalidParameter("espeak-ng has no voice '\(name)'; known voices (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+public import AudioBackend
+public import AudioCore
+
+/// Speech into a playback route: chunks resampled (one streaming resampler) to the stream's
+/// rate and channels (8 kHz CVSD or 16 kHz mSBC on HFP, 44.1/48 kHz on A2DP), written as they
+/// come, drained at the end. Cancelling the calling task stops it (barge-in); what was played
+/// is handed to `played` as it is written, for an echo canceller's reference.
+public enum SpeechPlayer {
+    /// What one reply's playback did.
+    public struct Report: Sendable {
+        /// Seconds of speech written to the stream.
+        public var seconds: Double
+        /// Whether it stopped before the end (cancelled).
+        public var interrupted: Bool
+    }
+
+    public static func play(
+        _ chunks: AsyncThrowingStream<AudioBuffer, any Error>, to stream: any PlaybackStream,
+        played: @Sendable (AudioBuffer) -> Void = { _ in }, firstChunk: @Sendable () -> Void = {}
+    ) async throws -> Report {
+        let target = stream.format
+        var resampler: Resampler?
+        var written = 0
+        var first = true
+        do {
+            for try await chunk in chunks {
+                try Task.checkCancellation()
+                if first {
+                    first = false
+                    firstChunk()
+                }
+                let out = try convert(chunk, to: target, with: &resampler)
+                guard !out.isEmpty else { continue }
+                try await stream.write(out)
+                played(out)
+                written += out.frameCount
+            }
+            if let resampler {
+                let tail = try resampler.flush()
+                let buffer = AudioBuffer(format: target, samples: spread(tail, to: target.channels))
+                if !buffer.isEmpty {
+                    try await stream.write(buffer)
+                    played(buffer)
+                    written += buffer.frameCount
+                }
+            }
+            try await stream.drain()
+        } catch is CancellationError {
+            return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: true)
+        }
+        return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: false)
+    }
+
+    /// Mono speech at its own rate → the stream's rate and channel count.
+    static func convert(_ chunk: AudioBuffer, to target: PCMFormat, with resampler: inout Resampler?) throws -> AudioBuffer {
+        let mono = chunk.format.channels == 1 ? chunk : ChannelMixer.mixdownToMono(chunk)
+        var samples = mono.samples
+        if mono.format.sampleRate != target.sampleRate {
+            if resampler == nil { resampler = try Resampler(from: mono.format.sampleRate, to: target.sampleRate, channels: 1) }
+            samples = try resampler!.process(samples)
+        }
+        return AudioBuffer(format: target, samples: spread(samples, to: target.channels))
+    }
+
+    private static func spread(_ mono: [Float], to channels: Int) -> [Float] {
+        guard channels > 1 else { return mono }
+        var out = [Float](repeating: 0, count: mono.count * channels)
+        for (index, sample) in mono.enumerated() {
+            for channel in 0..<channels { out[index * channels + channel] = sample }
+        }
+        return out
+    }
+}

@@ -1,0 +1,111 @@
+import Assistant
+import Foundation
+import Routing
+import Testing
+import Voice
+
+@Suite("The assistant's round trip, input by input")
+struct AssistantTests {
+    let route = SessionRoute(device: "C0:FF:EE:00:00:02", profile: .voice)
+    let wake = WakeWordDetection(keyword: "hey glasses", time: 1, start: 0.4, score: 0.9, matchScore: 0.8)
+    let segment = CommandSegment(start: 1.1, end: 2.3, speechStart: 1.3, reason: .silence)
+
+    func types(_ actions: [AssistantAction]) -> [String] {
+        actions.map { action in
+            if case .emit(let event) = action { return event.type.rawValue }
+            return "\(action)".components(separatedBy: "(").first!
+        }
+    }
+
+    @Test("mediaFirst, once: trigger → route → wake → command → reply → release → finished")
+    func mediaFirstOnce() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
+        #expect(machine.handle(.trigger(skipWake: false), at: .zero) == [.openRoute])
+        #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
+        let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
+        #expect(captured.contains(.handOver(segment)))
+        #expect(machine.phase == .thinking)
+        let reply = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(3))
+        #expect(types(reply) == ["transcript", "replyStarted", "speak"])
+        #expect(reply.contains(.speak("It is noon.")))
+        let done = machine.handle(.replyFinished(interrupted: false), at: .seconds(5))
+        #expect(types(done) == ["replyFinished", "releaseRoute", "routeReleased", "finished"])
+        #expect(machine.phase == .idle)
+    }
+
+    @Test("voiceFirst keeps the route and listens again after the reply")
+    func voiceFirstListensAgain() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.wake(wake)), at: .seconds(1))
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        _ = machine.handle(.reply(heard: "stop", answer: "Okay."), at: .seconds(2))
+        let done = machine.handle(.replyFinished(interrupted: false), at: .seconds(3))
+        #expect(!done.contains(.releaseRoute))
+        #expect(machine.phase == .listening)
+    }
+
+    @Test("barge-in: the wake word during the reply cancels it and captures a new command")
+    func bargeIn() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        let ready = machine.handle(.routeReady(route), at: .zero)
+        #expect(ready.contains(.startCommand))
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        _ = machine.handle(.reply(heard: "what is your name", answer: "I am Glasses. Say hey glasses to wake me."), at: .seconds(2))
+        let barge = machine.handle(.voice(.wake(wake)), at: .seconds(3))
+        #expect(types(barge) == ["cancelSpeech", "bargeIn"])
+        #expect(machine.phase == .capturing)
+        // The cancelled reply's own end is no longer news.
+        #expect(machine.handle(.replyFinished(interrupted: true), at: .seconds(3)).isEmpty)
+    }
+
+    @Test("a lost route ends the round trip with its error; nothing restarts; the next trigger works")
+    func routeLost() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.wake(wake)), at: .seconds(1))
+        let lost = machine.handle(.routeFailed(.deviceNotConnected("C0:FF:EE:00:00:02")), at: .seconds(2))
+        #expect(types(lost) == ["error"])
+        #expect(machine.phase == .idle)
+        #expect(machine.handle(.trigger(skipWake: false), at: .seconds(5)) == [.openRoute])
+    }
+
+    @Test("a backend that does not answer in time gets an apology spoken")
+    func replyTimeout() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, replyTimeout: .seconds(4)))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        let handed = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        #expect(handed.contains(.scheduleTick(at: .seconds(6))))
+        #expect(machine.handle(.tick(now: .seconds(5)), at: .seconds(5)).isEmpty)
+        let late = machine.handle(.tick(now: .seconds(6)), at: .seconds(6))
+        #expect(types(late) == ["error", "replyStarted", "speak"])
+        #expect(machine.handle(.reply(heard: "x", answer: "too late"), at: .seconds(7)).isEmpty)
+    }
+
+    @Test("asleep, nothing listens: sleep releases the route, wake does not open it under mediaFirst")
+    func sleepAndWake() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        #expect(types(machine.handle(.sleep, at: .seconds(1))) == ["releaseRoute", "asleep"])
+        #expect(machine.handle(.trigger(skipWake: false), at: .seconds(2)).isEmpty)
+        #expect(machine.handle(.voice(.wake(wake)), at: .seconds(2)).isEmpty)
+        #expect(types(machine.handle(.wake, at: .seconds(3))) == ["awake"])
+        #expect(machine.handle(.trigger(skipWake: false), at: .seconds(4)) == [.openRoute])
+    }
+
+    @Test("an empty answer (\"stop\") says nothing and ends the round trip")
+    func emptyAnswer() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        let stop = machine.handle(.reply(heard: "stop", answer: ""), at: .seconds(2))
+        #expect(types(stop) == ["transcript", "releaseRoute", "routeReleased", "finished"])
+    }
+}
