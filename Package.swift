@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "GlassesEmulator",
-            dependencies: ["DBusKit", "AudioCore", "DeviceProfiles", "CSBC", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DBusKit", "BluetoothIDs", "AudioCore", "DeviceProfiles", "CSBC", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "Simulator",
@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "BackendSelection",
             dependencies: [
-                "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "Simulator", "PulseBackend", "ALSABackend", "RouteService",
+                "BluezBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "Simulator", "PulseBackend", "ALSABackend", "RouteService",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -102,6 +102,7 @@ let package = Package(
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
                 "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "LocalAssistant", "OpenWakeWord",
+                "BluezBackend", "BluezModel", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -150,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "GlassesEmulatorTests",
             dependencies: [
-                "GlassesEmulator", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "GlassesEmulator", "BluezBackend", "BluezModel", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -162,5 +163,32 @@ let package = Package(
         .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
         .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord"], swiftSettings: strict),
         .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+
+        // BlueZ first-hand (issue 10): the org.bluez names both sides share, the pure object
+        // model, and the D-Bus client that feeds it.
+        .target(name: "BluetoothIDs", swiftSettings: strict),
+        .target(name: "BluezModel", dependencies: ["BluetoothIDs", "Routing"], swiftSettings: strict),
+        .target(
+            name: "BluezBackend",
+            dependencies: ["BluezModel", "BluetoothIDs", "DBusKit", "AudioBackend", "AudioCore", "Routing"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BluezBackendTests",
+            dependencies: ["BluezBackend", "BluezModel", "BluetoothIDs", "GlassesEmulator", "DBusKit", "Routing", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .target(
+            name: "Diagnostics",
+            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "AudioBackend", "Routing", "CBluetooth"],
+            swiftSettings: strict),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "Routing"], swiftSettings: strict),
+        .executableTarget(
+            name: "FoldBench",
+            dependencies: [
+                "BluezBackend", "RouteService", "GlassesEmulator", "PulseBackend", "AudioBackend", "Routing", "DeviceProfiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/FoldBench", swiftSettings: strict),
+        .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     ]
 )

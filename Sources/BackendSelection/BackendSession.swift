@@ -1,5 +1,6 @@
 public import ALSABackend
 public import AudioBackend
+public import BluezBackend
 import AudioCore
 import DeviceProfiles
 import Foundation
@@ -14,6 +15,10 @@ public final class BackendSession: Sendable {
     public let kind: BackendKind
     /// Why this backend was chosen, in words ("--backend", "a PulseAudio server answered").
     public let reason: String
+    /// BlueZ, when it is combined with the sound server (see ``BluezAugmentedBackend``).
+    public let bluez: BluezClient?
+    /// Why BlueZ is or is not used, in words ("BlueZ on the system bus", "no system bus: …").
+    public let bluezNote: String?
     public let simulated: SimulatedBackend?
     public let simulatedDevice: DeviceIdentifier?
     /// What the owner should tell the user (skipped profiles, a silent simulated mic).
@@ -22,13 +27,16 @@ public final class BackendSession: Sendable {
     private let speakerOut: String?
 
     private init(
-        backend: any AudioDeviceBackend, kind: BackendKind, reason: String, simulated: SimulatedBackend? = nil,
-        device: DeviceIdentifier? = nil, driver: Task<Void, Never>? = nil, speakerOut: String? = nil, warnings: [String] = []
+        backend: any AudioDeviceBackend, kind: BackendKind, reason: String, bluez: BluezClient? = nil, bluezNote: String? = nil,
+        simulated: SimulatedBackend? = nil, device: DeviceIdentifier? = nil, driver: Task<Void, Never>? = nil,
+        speakerOut: String? = nil, warnings: [String] = []
     ) {
         self.warnings = warnings
         self.backend = backend
         self.kind = kind
         self.reason = reason
+        self.bluez = bluez
+        self.bluezNote = bluezNote
         self.simulated = simulated
         simulatedDevice = device
         self.driver = driver
@@ -43,7 +51,16 @@ public final class BackendSession: Sendable {
         case .pulse:
             do {
                 let backend = try await PulseAudioBackend.connect(server: settings.server)
-                return BackendSession(backend: backend, kind: kind, reason: reason)
+                guard settings.useBluez else { return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: "BlueZ not asked for") }
+                let (client, note) = await BluezSelection.connect(systemBus: settings.systemBus)
+                guard let client else { return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: note) }
+                do {
+                    let combined = try await BluezAugmentedBackend.wrap(backend, bluez: client)
+                    return BackendSession(backend: combined, kind: kind, reason: reason, bluez: client, bluezNote: note)
+                } catch {
+                    client.shutdown()
+                    return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: "BlueZ not used: \(error)")
+                }
             } catch {
                 let server = settings.server ?? ProcessInfo.processInfo.environment["PULSE_SERVER"] ?? "the user's default server"
                 throw BackendError("cannot reach the PulseAudio server \(server): \(error)")

@@ -22,6 +22,11 @@ public struct BackendSettings: Sendable {
     public var simulationSpeed: Double
     /// Folder of device profiles (`nil`: `$GLASSES_AUDIO_PROFILES` or the shipped folder).
     public var profiles: String?
+    /// Whether a sound-server backend is combined with BlueZ on the system bus (link,
+    /// transport, battery) when BlueZ can be reached.
+    public var useBluez: Bool = true
+    /// The bus BlueZ is on (`nil`: `$DBUS_SYSTEM_BUS_ADDRESS`, else the standard system bus).
+    public var systemBus: String?
 
     public init(
         kind: BackendKind? = nil, server: String? = nil, model: String = "ray-ban-meta-gen-2", mic: String? = nil,

@@ -1,3 +1,4 @@
+import BluetoothIDs
 public import DeviceProfiles
 
 /// What the emulated glasses look like over Bluetooth: their name and address, the class of
@@ -35,10 +36,12 @@ public struct EmulatedGlasses: Sendable, Equatable {
 
 public enum EmulatorError: Error, Equatable, CustomStringConvertible {
     case system(String)
+    /// A request the glasses cannot take (a value out of range).
+    case invalid(String)
 
     public var description: String {
         switch self {
-        case .system(let message): message
+        case .system(let message), .invalid(let message): message
         }
     }
 }

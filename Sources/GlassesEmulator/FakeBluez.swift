@@ -1,3 +1,4 @@
+import BluetoothIDs
 import DBusKit
 import Logging
 import Synchronization
@@ -61,14 +62,34 @@ extension GlassesEmulator {
         DBusInterface(
             BluezName.device,
             methods: [
+                // As BlueZ: the link is up (or refused) by the time the caller has the reply.
                 DBusMethod("Connect") { [weak self] _ in
                     guard let self else { return [] }
-                    bluez.connection.afterDispatch { try? self.connect() }
+                    guard !isConnected else { throw DBusError("org.bluez.Error.AlreadyConnected", "Already Connected") }
+                    try connect()
                     return []
                 },
                 DBusMethod("Disconnect") { [weak self] _ in
                     guard let self else { return [] }
-                    bluez.connection.afterDispatch { try? self.disconnect() }
+                    guard isConnected else { throw DBusError("org.bluez.Error.NotConnected", "Not Connected") }
+                    try disconnect()
+                    return []
+                },
+                DBusMethod("ConnectProfile", in: "s") { [weak self] call in
+                    guard let self else { return [] }
+                    let role = try role(call.arguments[0].string ?? "")
+                    guard isConnected else {
+                        try connect()  // glasses bring up both profiles with the link
+                        return []
+                    }
+                    try connectProfile(role)
+                    return []
+                },
+                DBusMethod("DisconnectProfile", in: "s") { [weak self] call in
+                    guard let self else { return [] }
+                    let role = try role(call.arguments[0].string ?? "")
+                    guard isConnected else { throw DBusError("org.bluez.Error.NotConnected", "Not Connected") }
+                    try disconnectProfile(role)
                     return []
                 },
             ],
@@ -80,6 +101,47 @@ extension GlassesEmulator {
                 "Connected": .boolean(false), "ServicesResolved": .boolean(false), "LegacyPairing": .boolean(false),
                 "Adapter": .objectPath(Self.adapterPath), "UUIDs": .strings(glasses.uuids),
             ])
+    }
+
+    /// `Battery1` as BlueZ shows it for a device that reports its level (over HFP's AT
+    /// commands or the GATT battery service): a byte, 0…100.
+    func batteryInterface() -> DBusInterface {
+        DBusInterface(BluezName.battery, properties: [
+            "Percentage": .byte(UInt8(battery)), "Source": .string("HFP"),
+        ])
+    }
+
+    /// The profile a UUID names, if the glasses offer it (BlueZ's answers otherwise).
+    private func role(_ text: String) throws -> AudioRole {
+        guard let uuid = BluetoothUUID.normalized(text) else { throw DBusError("org.bluez.Error.InvalidArguments", "Invalid arguments in method call") }
+        switch uuid {
+        case BluetoothUUID.handsfree: return .voice
+        case BluetoothUUID.a2dpSink where glasses.offersMedia: return .media
+        default: throw DBusError("org.bluez.Error.NotAvailable", "Operation currently not available")
+        }
+    }
+
+    /// One profile back up on a connected link: the transport is configured again, or the
+    /// card shown again.
+    private func connectProfile(_ role: AudioRole) throws {
+        let wasWithdrawn = state.withLock { $0.withdrawn.remove(role) != nil }
+        guard wasWithdrawn else { throw DBusError("org.bluez.Error.AlreadyConnected", "Already Connected") }
+        logger.info("profile connected", metadata: ["profile": "\(role)"])
+        switch role {
+        case .media: try configureMediaIfPossible()
+        case .voice: try announceCardIfDue()
+        }
+    }
+
+    /// One profile down while the link stays up.
+    private func disconnectProfile(_ role: AudioRole) throws {
+        let wasUp = state.withLock { $0.withdrawn.insert(role).inserted }
+        guard wasUp else { throw DBusError("org.bluez.Error.NotConnected", "Not Connected") }
+        logger.info("profile disconnected", metadata: ["profile": "\(role)"])
+        switch role {
+        case .media: try tearDownMedia()
+        case .voice: try tearDownVoice()
+        }
     }
 
     /// Lists the sound server's endpoints (its application's object manager) and keeps the
@@ -108,27 +170,38 @@ extension GlassesEmulator {
     }
 
     /// While connected and registered: create the transport and hand its configuration to
-    /// the sound server's endpoint (BlueZ's `SetConfiguration`).
-    func configureMediaIfPossible() throws {
+    /// the sound server's endpoint (BlueZ's `SetConfiguration`): the glasses' own choice, or
+    /// the one the sound server asked for through the remote endpoint.
+    /// - Parameter requested: SBC configuration bytes from the remote endpoint's
+    ///   `SetConfiguration`; the call to the local endpoint is then sent before the caller's
+    ///   reply, as BlueZ does, instead of awaited.
+    func configureMediaIfPossible(requested: [UInt8]? = nil) throws {
         guard glasses.offersMedia else { return }
         let plan: (String, EmulatorState.Endpoint)? = state.withLock { state in
-            guard state.connected, state.transportPath == nil, let endpoint = state.soundServer?.endpoint else { return nil }
+            guard state.connected, !state.withdrawn.contains(.media), state.transportPath == nil,
+                let endpoint = state.soundServer?.endpoint
+            else { return nil }
             state.transportCount += 1
-            let path = "\(devicePath)/sep1/fd\(state.transportCount - 1)"
+            let path = "\(remoteEndpointPath)/fd\(state.transportCount - 1)"
             state.transportPath = path
             return (path, endpoint)
         }
         guard let (path, endpoint) = plan else { return }
-        let configuration = SBCConfiguration.forMedia(sampleRate: glasses.mediaSampleRate)
+        let configuration = requested ?? SBCConfiguration.forMedia(sampleRate: glasses.mediaSampleRate).bytes
         let properties: [String: DBusValue] = [
             "Device": .objectPath(devicePath), "UUID": .string(BluetoothUUID.a2dpSource), "Codec": .byte(0),
-            "Configuration": .bytes(configuration.bytes), "State": .string("idle"), "Delay": .uint16(150), "Volume": .uint16(127),
+            "Configuration": .bytes(configuration), "State": .string("idle"), "Delay": .uint16(150), "Volume": .uint16(127),
         ]
         try bluez.add(path, [transportInterface(path: path, properties: properties)])
-        logger.info("A2DP transport configured", metadata: ["transport": "\(path)", "rate": "\(configuration.sampleRate)"])
+        logger.info("A2DP transport configured", metadata: ["transport": "\(path)", "configuration": "\(configuration)"])
         let call = try DBusMessage.methodCall(
             destination: endpoint.owner, path: endpoint.path, interface: BluezName.endpoint, member: "SetConfiguration",
             [.objectPath(path), .properties(properties)])
+        if requested != nil {
+            try bluez.connection.send(call)
+            mediaSettled()
+            return
+        }
         Task {
             do {
                 let reply = try await bluez.connection.call(call)
@@ -138,6 +211,37 @@ extension GlassesEmulator {
             }
             mediaSettled()
         }
+    }
+
+    /// BlueZ's object for the glasses' own A2DP stream endpoint (their SBC sink), under the device.
+    var remoteEndpointPath: String { devicePath + "/sep1" }
+
+    /// The remote stream endpoint as BlueZ shows it once the glasses are connected: what they
+    /// can decode (SBC, at their media rate, every channel mode, block length, subband count and
+    /// allocation, bitpool 2…53). A sound server that switches codecs (PipeWire) picks a
+    /// configuration with `SetConfiguration(local endpoint, {Capabilities})`: BlueZ closes the
+    /// current transport, opens one with that configuration and hands it to the local endpoint.
+    func remoteEndpointInterface() -> DBusInterface {
+        let frequency: UInt8 = glasses.mediaSampleRate == 48000 ? 0x10 : 0x20
+        return DBusInterface(
+            BluezName.endpoint,
+            methods: [
+                DBusMethod("SetConfiguration", in: "oa{sv}") { [weak self] call in
+                    guard let self else { return [] }
+                    guard let sender = call.sender, let local = call.arguments[0].string,
+                        let requested = call.arguments[1].propertyMap?["Capabilities"]?.byteArray, requested.count == 4
+                    else { throw DBusError("org.bluez.Error.InvalidArguments", "Invalid arguments in method call") }
+                    logger.info("the sound server chose an A2DP configuration", metadata: ["endpoint": "\(local)", "configuration": "\(requested)"])
+                    try tearDownMedia()
+                    state.withLock { $0.soundServer = .init(owner: sender, endpoint: .init(owner: sender, path: local)) }
+                    try configureMediaIfPossible(requested: requested)
+                    return []
+                },
+            ],
+            properties: [
+                "UUID": .string(BluetoothUUID.a2dpSink), "Codec": .byte(0), "Capabilities": .bytes([frequency | 0x0F, 0xFF, 2, 53]),
+                "Device": .objectPath(devicePath), "DelayReporting": .boolean(false),
+            ])
     }
 
     /// The media side is done for this connection; the hands-free card may follow.

@@ -1,3 +1,4 @@
+import BluetoothIDs
 import DBusKit
 import Logging
 import Synchronization

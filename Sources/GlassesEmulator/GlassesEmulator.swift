@@ -1,3 +1,4 @@
+import BluetoothIDs
 public import AudioCore
 import DBusKit
 import Foundation
@@ -25,7 +26,7 @@ public final class GlassesEmulator: Sendable {
     let state = Mutex(EmulatorState())
 
     /// BlueZ's object path for the glasses: `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
-    public var devicePath: String { bluezDevicePath(adapter: Self.adapterPath, address: glasses.address) }
+    public var devicePath: String { BluezPath.device(adapter: Self.adapterPath, address: glasses.address) }
     var cardPath: String { "/hfp" + devicePath }
 
     /// Takes the `org.bluez` and `org.ofono` names on the bus at `busAddress` and publishes
@@ -82,40 +83,86 @@ public final class GlassesEmulator: Sendable {
         }
         guard !already else { return }
         logger.info("glasses connected", metadata: ["address": "\(glasses.address)"])
-        try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(true), "ServicesResolved": .boolean(true)])
+        try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(true)])
+        try bluez.add(devicePath, [batteryInterface()])
+        if glasses.offersMedia { try bluez.add(remoteEndpointPath, [remoteEndpointInterface()]) }
+        try bluez.setProperties(devicePath, BluezName.device, ["ServicesResolved": .boolean(true)])
         try configureMediaIfPossible()
         try announceCardIfDue()
     }
 
     /// The glasses go away (folded, off, out of range): both links close, the transport and
-    /// the card are withdrawn, Device1 says disconnected. The device stays known (paired).
+    /// the card are withdrawn, the battery is no longer reported, Device1 says disconnected.
+    /// The device stays known (paired).
     public func disconnect() throws {
-        let (wasConnected, a2dp, sco, transport, endpoint) = state.withLock { state in
+        let wasConnected = state.withLock { state in
             defer {
                 state.connected = false
-                state.a2dp = nil
-                state.sco = nil
-                state.transportPath = nil
                 state.mediaSettled = false
-                state.cardShown = false
+                state.withdrawn = []
             }
-            return (state.connected, state.a2dp, state.sco, state.transportPath, state.soundServer?.endpoint)
+            return state.connected
         }
         guard wasConnected else { return }
         logger.info("glasses disconnected", metadata: ["address": "\(glasses.address)"])
-        a2dp?.stop()
-        sco?.stop()
-        if let transport {
-            if let endpoint {
-                let message = try DBusMessage.methodCall(
-                    destination: endpoint.owner, path: endpoint.path, interface: BluezName.endpoint,
-                    member: "ClearConfiguration", [.objectPath(transport)])
-                try bluez.connection.send(message)
-            }
-            try bluez.remove(transport)
-        }
-        try ofono.emit("/", OfonoName.manager, "CardRemoved", [.objectPath(cardPath)])
+        try tearDownMedia()
+        try tearDownVoice()
+        try bluez.remove(remoteEndpointPath)
+        try bluez.remove(devicePath, interfaces: [BluezName.battery])
         try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(false), "ServicesResolved": .boolean(false)])
+    }
+
+    /// Ends the A2DP link and withdraws its transport (the endpoint hears ClearConfiguration).
+    func tearDownMedia() throws {
+        let (a2dp, transport, endpoint) = state.withLock { state in
+            defer {
+                state.a2dp = nil
+                state.transportPath = nil
+            }
+            return (state.a2dp, state.transportPath, state.soundServer?.endpoint)
+        }
+        a2dp?.stop()
+        guard let transport else { return }
+        if let endpoint {
+            let message = try DBusMessage.methodCall(
+                destination: endpoint.owner, path: endpoint.path, interface: BluezName.endpoint,
+                member: "ClearConfiguration", [.objectPath(transport)])
+            try bluez.connection.send(message)
+        }
+        try bluez.remove(transport)
+    }
+
+    /// Ends the voice link and withdraws the hands-free card (oFono's CardRemoved).
+    func tearDownVoice() throws {
+        let (sco, wasShown) = state.withLock { state in
+            defer {
+                state.sco = nil
+                state.cardShown = false
+            }
+            return (state.sco, state.cardShown)
+        }
+        sco?.stop()
+        _ = wasShown  // a sound server ignores the removal of a card it never had
+        try ofono.emit("/", OfonoName.manager, "CardRemoved", [.objectPath(cardPath)])
+    }
+
+    /// The battery level the glasses report (percent, 0…100), shown as BlueZ's `Battery1`
+    /// while they are connected.
+    public var battery: Int { state.withLock { $0.battery } }
+
+    /// Sets the battery level; while connected, `Battery1.Percentage` changes with it.
+    public func setBattery(_ percentage: Int) throws {
+        guard (0...100).contains(percentage) else { throw EmulatorError.invalid("battery level \(percentage) is not within 0…100") }
+        let connected = state.withLock { state in
+            state.battery = percentage
+            return state.connected
+        }
+        guard connected else { return }
+        if bluez.has(devicePath, BluezName.battery) {
+            try bluez.setProperties(devicePath, BluezName.battery, ["Percentage": .byte(UInt8(percentage))])
+        } else {
+            try bluez.add(devicePath, [batteryInterface()])
+        }
     }
 
     /// Counters for what crossed the links so far.
@@ -142,6 +189,14 @@ public struct EmulatorStatistics: Sendable, Equatable {
     }
 }
 
+/// The glasses' two audio profiles, as the host connects and disconnects them one by one.
+enum AudioRole: Sendable, Hashable {
+    /// HFP (`111e`), through oFono's card.
+    case voice
+    /// A2DP sink (`110b`), through BlueZ's transport.
+    case media
+}
+
 struct EmulatorState: Sendable {
     /// The sound server's registration with "BlueZ": its unique name and the A2DP source SBC
     /// endpoint to configure.
@@ -156,6 +211,10 @@ struct EmulatorState: Sendable {
     }
 
     var connected = false
+    /// Profiles the host disconnected (`DisconnectProfile`) while the link stays up.
+    var withdrawn: Set<AudioRole> = []
+    /// The battery level the glasses report, percent.
+    var battery = 80
     var soundServer: SoundServer?
     var transportPath: String?
     var transportCount = 0
@@ -167,7 +226,7 @@ struct EmulatorState: Sendable {
     /// Whether oFono shows the card now: connected, and the media side settled (or no sound
     /// server registered for media, so nothing will settle it).
     func cardVisible(offersMedia: Bool) -> Bool {
-        connected && (!offersMedia || mediaSettled || soundServer == nil)
+        connected && !withdrawn.contains(.voice) && (!offersMedia || mediaSettled || soundServer == nil || withdrawn.contains(.media))
     }
     var agent: (owner: String, path: String)?
     var a2dp: A2DPLink? {

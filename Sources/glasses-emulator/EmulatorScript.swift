@@ -1,20 +1,33 @@
 import Foundation
 
 /// What the emulator can be told, on stdin or in `--script`.
-enum EmulatorCommand: String, Sendable, Equatable, CaseIterable {
+enum EmulatorCommand: Sendable, Equatable {
     case connect, disconnect, status
-    case waitServer = "wait server"
+    case waitServer
     case quit
+    /// Set the glasses' battery level (percent).
+    case battery(Int)
 
-    static var known: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    static let known = "connect, disconnect, status, battery N (0-100), wait server, quit"
 
     /// The command `text` names, or an error listing the known ones.
     init(parsing text: String) throws(EmulatorUsageError) {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        guard let command = EmulatorCommand(rawValue: words) else {
-            throw EmulatorUsageError("unknown command \"\(text)\"; known: \(Self.known)")
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch words.joined(separator: " ") {
+        case "connect": self = .connect
+        case "disconnect": self = .disconnect
+        case "status": self = .status
+        case "wait server": self = .waitServer
+        case "quit": self = .quit
+        default:
+            guard words.first == "battery" else {
+                throw EmulatorUsageError("unknown command \"\(text)\"; known: \(Self.known)")
+            }
+            guard words.count == 2, let level = Int(words[1]), (0...100).contains(level) else {
+                throw EmulatorUsageError("battery takes a level in percent, 0-100 (got \"\(words.dropFirst().joined(separator: " "))\")")
+            }
+            self = .battery(level)
         }
-        self = command
     }
 }
 

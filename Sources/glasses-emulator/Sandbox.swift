@@ -1,12 +1,13 @@
 import Foundation
 
-/// A private message bus and a private PulseAudio with its bluetooth modules, for the
-/// emulator to drive when no bus is given: nothing touches the host's own sound or D-Bus.
+/// A private message bus and a private PulseAudio with its bluetooth modules (or PipeWire with
+/// WirePlumber's, see `startPipeWire()`), for the emulator to drive when no bus is given:
+/// nothing touches the host's own sound or D-Bus.
 final class Sandbox: @unchecked Sendable {
     let directory: String
     var busAddress: String { "unix:path=\(directory)/bus" }
     var pulseServer: String { "unix:\(directory)/pulse/native" }
-    private var children: [pid_t] = []
+    var children: [pid_t] = []
     /// The daemons' own process group (the first one's pid), so one signal reaches them all
     /// and a Ctrl-C meant for the emulator does not hit them before it stops them in order.
     private var group: pid_t = 0
@@ -65,7 +66,7 @@ final class Sandbox: @unchecked Sendable {
         watchdog.release()
     }
 
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+    func waitUntil(_ what: String, _ condition: () -> Bool) throws {
         for _ in 0..<200 {
             if condition() { return }
             usleep(50_000)
@@ -73,7 +74,7 @@ final class Sandbox: @unchecked Sendable {
         throw SandboxError("timed out waiting for \(what); see the logs in \(directory)")
     }
 
-    private func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: String) throws -> pid_t {
+    func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -11,9 +11,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         commandName: "glasses-emulator",
         abstract: "Emulate Bluetooth glasses: a fake BlueZ and oFono that a real PulseAudio takes for an adapter with glasses.",
         discussion: """
-            Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules, and prints \
-            the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, status, \
-            wait server (until a sound server registered), quit.
+            Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules (--sound-server \
+            pipewire: PipeWire, WirePlumber and pipewire-pulse), and prints \
+            the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, battery N \
+            (percent, 0-100), status, wait server (until a sound server registered), quit.
             Example:
               glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses-what-time.wav --loop --echo-db -10
               PULSE_SERVER=<printed> glasses-audio monitor
@@ -21,6 +22,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     @Option(help: "The bus to serve org.bluez and org.ofono on (a sound server's system bus). Default: a private sandbox.")
     var bus: String?
+
+    @Option(name: .customLong("sound-server"), help: "The sandbox's sound server: pulseaudio or pipewire (PipeWire with WirePlumber's Bluetooth monitor).")
+    var soundServer: Sandbox.SoundServer = .pulseaudio
 
     @Option(help: "The device profile to look like (an id from profiles/).")
     var profile = "ray-ban-meta-gen-2"
@@ -49,6 +53,12 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     @Option(help: "A folder to write what the speakers played (the latest 10 minutes) into, as voice.wav and media.wav, when the emulator ends.")
     var speakerOut: String?
+
+    func validate() throws {
+        if bus != nil && soundServer != .pulseaudio {
+            throw ValidationError("--sound-server picks the sandbox's server; with --bus the sound server is yours")
+        }
+    }
 
     func run() async throws {
         let stop = StopRequest()
@@ -80,7 +90,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             busAddress: busAddress, glasses: EmulatedGlasses(profile: deviceProfile), audio: audio, logger: logger)
         defer { emulator.close() }
         if let sandbox {
-            try sandbox.startPulseAudio()
+            switch soundServer {
+            case .pulseaudio: try sandbox.startPulseAudio()
+            case .pipewire: try sandbox.startPipeWire()
+            }
             ConsoleIO.printLine("PULSE_SERVER=\(sandbox.pulseServer)")
             ConsoleIO.printLine("DBUS_SYSTEM_BUS_ADDRESS=\(sandbox.busAddress)")
         }
@@ -125,13 +138,15 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         switch command {
         case .connect: try emulator.connect()
         case .disconnect: try emulator.disconnect()
+        case .battery(let level): try emulator.setBattery(level)
         case .status:
             let s = emulator.statistics
             ConsoleIO.printLine(
                 "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"); "
                     + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
-                    + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer)")
+                    + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer); "
+                    + "battery \(emulator.battery)%")
         case .waitServer, .quit: break
         }
     }
@@ -164,6 +179,8 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension Sandbox.SoundServer: ExpressibleByArgument {}
 
 // Exit codes as glasses-audio's: 0 ok, 1 runtime error, 2 usage error.
 do {

@@ -39,18 +39,27 @@ final class BluetoothRig: @unchecked Sendable {
     }
 
     /// Set-up, not an assertion: waits until PulseAudio lists the glasses' card (it waits up
-    /// to 3 s for the second profile before making it).
-    func waitForCard(present: Bool = true) throws {
-        if try Poll.until({ try pulse.pactlChecked(["list", "cards", "short"]).contains(Self.cardName) == present }) { return }
+    /// to 3 s for the second profile before making it). It awaits between looks instead of
+    /// holding a thread: the emulator's own tasks need the few cooperative threads there are
+    /// (two on a 2-core machine), and another suite may be holding one.
+    func waitForCard(present: Bool = true) async throws {
+        if try await poll({ try pulse.pactlChecked(["list", "cards", "short"]).contains(Self.cardName) == present }) { return }
         throw TestFailure("the card \(Self.cardName) did not \(present ? "appear" : "go away"); pulse log: \(pulse.log.suffix(1500))")
     }
-}
 
-extension BluetoothRig {
     /// Set-up, not an assertion: waits until PulseAudio lists a sink or source of this name.
-    func waitForEndpoint(_ name: String, kind: String = "sinks") throws {
-        if try Poll.until({ try pulse.pactlChecked(["list", "short", kind]).contains(name) }) { return }
+    func waitForEndpoint(_ name: String, kind: String = "sinks") async throws {
+        if try await poll({ try pulse.pactlChecked(["list", "short", kind]).contains(name) }) { return }
         throw TestFailure("\(name) did not appear; pulse log: \(pulse.log.suffix(1500))")
+    }
+
+    /// Checks `ready` every 50 ms for about 20 s.
+    private func poll(_ ready: () throws -> Bool) async throws -> Bool {
+        for _ in 0..<400 {
+            if try ready() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 }
 

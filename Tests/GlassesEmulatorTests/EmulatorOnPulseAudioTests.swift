@@ -35,7 +35,7 @@ struct EmulatorOnPulseAudioTests {
     func cardAppears() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let cards = try rig.pulse.pactlChecked(["list", "cards"])
         #expect(cards.contains("a2dp_sink"))
         #expect(cards.contains("handsfree_head_unit"))
@@ -57,7 +57,7 @@ struct EmulatorOnPulseAudioTests {
     func pactlProfileSwitchIsAnOverride() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let service = RouteService(backend: backend, logger: Self.quiet)
         try await service.start()
@@ -77,7 +77,7 @@ struct EmulatorOnPulseAudioTests {
         let rig = try await BluetoothRig()
         defer { rig.close() }
         try rig.emulator.audio.setMic(AudioBuffer(format: PCMFormat(sampleRate: 8000, channels: 1), samples: Self.mic), loop: false)
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let service = RouteService(backend: backend, configuration: RoutingConfiguration(readyTimeout: .seconds(60)), logger: Self.quiet)
         try await service.start()
@@ -108,7 +108,7 @@ struct EmulatorOnPulseAudioTests {
     func mediaReachesSpeakers() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try rig.waitForEndpoint(BluetoothRig.endpointName("sink", "a2dp_sink"))
+        try await rig.waitForEndpoint(BluetoothRig.endpointName("sink", "a2dp_sink"))
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         defer { Task { await backend.shutdown() } }
         let stream = try await backend.openPlayback(sink: BluetoothRig.endpointName("sink", "a2dp_sink"), format: PCMFormat(sampleRate: 44100, channels: 2))
@@ -129,7 +129,7 @@ struct EmulatorOnPulseAudioTests {
     func glassesGoAway() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let service = RouteService(backend: backend, configuration: RoutingConfiguration(readyTimeout: .seconds(60)), logger: Self.quiet)
         try await service.start()
@@ -155,7 +155,7 @@ struct EmulatorOnPulseAudioTests {
         case .deviceNotConnected(session.route.device), .audioStreamingError: break
         default: Issue.record("the session ended with \(ended)")
         }
-        try rig.waitForCard(present: false)
+        try await rig.waitForCard(present: false)
         try rig.emulator.connect()
         // The engine decides what to do about a device in the same step that reports it: by the
         // time it says the device is back, a restart would already be among its outputs.

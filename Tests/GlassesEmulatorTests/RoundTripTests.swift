@@ -73,7 +73,7 @@ struct RoundTripTests {
         let rig = try await BluetoothRig()
         defer { rig.close() }
         try rig.emulator.audio.setMic(try RoundTripRig.sample(rate: 8000), loop: false)
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
         try await routes.start()
@@ -97,7 +97,7 @@ struct RoundTripTests {
         let rig = try await BluetoothRig()
         defer { rig.close() }
         try rig.emulator.audio.setMic(try RoundTripRig.request("hey glasses. what is the date today and what is the weather", rate: 8000), loop: false)
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
         try await routes.start()
@@ -134,7 +134,7 @@ struct EchoAndBargeInTests {
         defer { rig.close() }
         try rig.emulator.audio.setMic(mic, loop: false)
         rig.emulator.audio.setEchoPath(gainDB: echoDB, delay: .milliseconds(30))
-        try rig.waitForCard()
+        try await rig.waitForCard()
         let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
         let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
         try await routes.start()

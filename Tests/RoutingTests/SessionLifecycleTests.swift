@@ -131,6 +131,29 @@ struct SessionLifecycleTests {
         #expect(harness.log.failures == [.deviceNotConnected(Fixture.glasses)])
     }
 
+    @Test("a card that drops to off just before the link goes ends the session with deviceNotConnected")
+    func cardOffBeforeFold() {
+        var harness = Harness()
+        harness.connect(Fixture.device(profile: .voice))
+        harness.startAndRun(1, Fixture.capture)
+        #expect(harness.event(.profileChanged(Fixture.glasses, .off)).failures.isEmpty)
+        harness.wait(100)
+        #expect(harness.event(.linkChanged(Fixture.glasses, .disconnected)).failures == [.deviceNotConnected(Fixture.glasses)])
+        #expect(harness.log.failures == [.deviceNotConnected(Fixture.glasses)])
+    }
+
+    @Test("a card that drops to off while the link stays up ends the session after the loss grace; another profile ends it at once")
+    func cardOffWithLinkUp() {
+        var harness = Harness(RoutingConfiguration(lossGrace: .milliseconds(500)))
+        harness.connect(Fixture.device(profile: .voice))
+        harness.startAndRun(1, Fixture.capture)
+        #expect(harness.event(.profileChanged(Fixture.glasses, .off)).failures.isEmpty)
+        #expect(harness.wait(500).failures == [.audioStreamingError("the card left the voice profile")])
+        harness.event(.profileChanged(Fixture.glasses, .voice))
+        harness.startAndRun(2, Fixture.capture)
+        #expect(harness.event(.profileChanged(Fixture.glasses, .media)).failures == [.audioStreamingError("the card left the voice profile")])
+    }
+
     @Test("stopping lasts until the streams report closed, or the close deadline")
     func stoppingWaitsForClose() {
         var harness = Harness(RoutingConfiguration(closeTimeout: .seconds(1)))

@@ -18,12 +18,28 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
     /// The running server processes, in start order.
     private var processes: [(name: String, pid: pid_t)] = []
 
-    /// - Parameter modules: `load-module NAME ARGS…` lines (as in a PulseAudio script), loaded
-    ///   through pipewire-pulse at every start.
-    public init(modules: [String] = []) throws {
+    /// The bus PipeWire takes for the system bus, where its bluez5 plugin looks for `org.bluez`
+    /// and `org.ofono`; none when nil.
+    private let systemBus: String?
+
+    /// - Parameters:
+    ///   - modules: `load-module NAME ARGS…` lines (as in a PulseAudio script), loaded
+    ///     through pipewire-pulse at every start.
+    ///   - systemBus: with a bus, WirePlumber's Bluetooth monitor runs on it, with oFono as the
+    ///     HFP backend and without logind (which would wait for a seat that never comes).
+    public init(modules: [String] = [], systemBus: String? = nil) throws {
         server = "unix:\(directory.path("pulse/native"))"
+        self.systemBus = systemBus
         self.modules = modules.map { line in
             Array(line.split(separator: " ").map(String.init).drop { $0 == "load-module" })
+        }
+        if systemBus != nil {
+            let folder = directory.path("config/wireplumber/bluetooth.lua.d")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try """
+                bluez_monitor.properties["bluez5.hfphsp-backend"] = "ofono"
+                bluez_monitor.properties["with-logind"] = false
+                """.write(toFile: folder + "/60-glasses-audio-tests.lua", atomically: true, encoding: .utf8)
         }
         try start()
     }
@@ -39,7 +55,7 @@ public final class PipeWireDaemon: SoundServer, @unchecked Sendable {
             "XDG_CONFIG_HOME": directory.path("config"), "XDG_STATE_HOME": directory.path("state"),
             "XDG_DATA_HOME": directory.path("data"),
             "DBUS_SESSION_BUS_ADDRESS": bus?.address ?? "",
-            "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path("no-system-bus"))",
+            "DBUS_SYSTEM_BUS_ADDRESS": systemBus ?? "unix:path=\(directory.path("no-system-bus"))",
             "PULSE_SERVER": "", "PIPEWIRE_REMOTE": "", "DISPLAY": "", "WAYLAND_DISPLAY": "",
         ]
     }

@@ -30,7 +30,7 @@ struct Devices: AsyncParsableCommand {
         print("DEVICES (\(listing.devices.count))")
         for device in listing.devices {
             let profiles = device.availableProfiles.map(\.rawValue).joined(separator: "/")
-            print("  \(device.identifier)  \(device.nameOrId)  [\(device.deviceType)]  link \(device.linkState.rawValue), profile \(device.activeProfile.rawValue) (offers \(profiles))")
+            print("  \(device.identifier)  \(device.nameOrId)  [\(device.deviceType)]  link \(device.linkState.rawValue), profile \(device.activeProfile.rawValue) (offers \(profiles))\(device.battery.map { ", battery \($0)%" } ?? "")")
         }
         print("SINKS AND SOURCES (\(listing.endpoints.count))")
         for endpoint in listing.endpoints {

@@ -54,6 +54,7 @@ struct Route: AsyncParsableCommand {
             let device = route.device
             print("\(device.nameOrId) (\(device.identifier)): \(device.linkState.rawValue), profile \(device.activeProfile.rawValue)")
             print("  model:   \(route.knownModel ?? "unknown (generic HFP/A2DP handling)")")
+            if let battery = device.battery { print("  battery: \(battery)%") }
             if let voice = route.voiceCodecs { print("  voice:   HFP, codecs \(voice.joined(separator: " > "))") }
             if let media = route.mediaCodecs { print("  media:   A2DP, codecs \(media.joined(separator: " > "))") }
             print("  speaker: \(route.sinks.isEmpty ? "none" : route.sinks.joined(separator: ", "))")

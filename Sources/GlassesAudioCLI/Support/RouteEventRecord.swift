@@ -9,6 +9,7 @@ struct RouteEventRecord: Encodable {
     var direction: String?
     var state: String?
     var profile: String?
+    var battery: Int?
     var text: String
 
     init(_ event: RouteEvent, time: Double) {
@@ -37,6 +38,12 @@ struct RouteEventRecord: Encodable {
             self.event = "server_lost"
         case .serverBack:
             self.event = "server_back"
+        case .batteryChanged(let id, let percentage):
+            (self.event, device, battery) = ("battery_changed", id.rawValue, percentage)
+        case .bluetoothLost:
+            self.event = "bluetooth_lost"
+        case .bluetoothBack:
+            self.event = "bluetooth_back"
         }
     }
 }

@@ -38,13 +38,15 @@ public struct Device: Sendable, Hashable, Codable, Identifiable {
     public var activeProfile: AudioProfile
     /// The profiles the device offers right now.
     public var availableProfiles: [AudioProfile]
+    /// The battery level in percent (0…100), when the device reports it (BlueZ `Battery1`).
+    public var battery: Int?
 
     public var id: DeviceIdentifier { identifier }
 
     public init(
         identifier: DeviceIdentifier, name: String, deviceType: String, compatibility: Compatibility = .compatible,
         linkState: LinkState = .disconnected, activeProfile: AudioProfile = .off,
-        availableProfiles: [AudioProfile] = [.voice, .media, .off]
+        availableProfiles: [AudioProfile] = [.voice, .media, .off], battery: Int? = nil
     ) {
         self.identifier = identifier
         self.name = name
@@ -53,6 +55,7 @@ public struct Device: Sendable, Hashable, Codable, Identifiable {
         self.linkState = linkState
         self.activeProfile = activeProfile
         self.availableProfiles = availableProfiles
+        self.battery = battery
     }
 
     /// The name, or the identifier when the name is empty.

@@ -17,7 +17,8 @@ public struct DeviceRegistry: Sendable, Hashable {
         devices.first { $0.identifier == id }
     }
 
-    /// Applies a route event; returns whether the device list (membership, link or profile) changed.
+    /// Applies a route event; returns whether the device list (membership, link, profile or
+    /// battery) changed.
     @discardableResult
     public mutating func apply(_ event: RouteEvent) -> Bool {
         switch event {
@@ -47,7 +48,12 @@ public struct DeviceRegistry: Sendable, Hashable {
         case .serverLost:
             transports.removeAll()
             return false
-        case .endpointAppeared, .endpointGone, .endpointStateChanged, .defaultEndpointChanged, .serverBack:
+        case .batteryChanged(let id, let percentage):
+            guard let index = index(of: id), devices[index].battery != percentage else { return false }
+            devices[index].battery = percentage
+            return true
+        case .endpointAppeared, .endpointGone, .endpointStateChanged, .defaultEndpointChanged, .serverBack,
+            .bluetoothLost, .bluetoothBack:
             return false
         }
     }

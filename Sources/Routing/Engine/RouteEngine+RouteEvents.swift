@@ -89,7 +89,7 @@ extension RouteEngine {
             out.append(.routeChanged(RouteChange(reason: .serverRestarted, previous: nil, new: current)))
         case .endpointAppeared(let endpoint):
             freshEndpoints[endpoint.direction, default: []].insert(endpoint.name)
-        case .endpointStateChanged, .transportChanged:
+        case .endpointStateChanged, .transportChanged, .batteryChanged, .bluetoothLost, .bluetoothBack:
             break
         }
     }

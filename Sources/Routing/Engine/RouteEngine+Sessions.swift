@@ -170,7 +170,11 @@ extension RouteEngine {
                 continue
             }
             if session.state != .starting && device.activeProfile != gate.profile {
-                end(at: index, error: .audioStreamingError("the card left the \(gate.profile.rawValue) profile"), &out)
+                let error = StreamSessionError.audioStreamingError("the card left the \(gate.profile.rawValue) profile")
+                // A card dropping to off is how a fold starts at the sound server (its
+                // transports go before BlueZ says the link went): the link decides, as for a
+                // lost stream. A switch to another profile ends the session at once.
+                if device.activeProfile == .off { streamLost(at: index, error: error, &out) } else { end(at: index, error: error, &out) }
             }
         }
     }

@@ -52,7 +52,8 @@ public struct EndpointRegistry: Sendable, Hashable {
         case .serverLost:
             endpoints.removeAll()
             defaults.removeAll()
-        case .deviceAppeared, .linkChanged, .profileChanged, .transportChanged, .serverBack:
+        case .deviceAppeared, .linkChanged, .profileChanged, .transportChanged, .serverBack, .batteryChanged, .bluetoothLost,
+            .bluetoothBack:
             break
         }
     }

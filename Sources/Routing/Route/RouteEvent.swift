@@ -20,6 +20,13 @@ public enum RouteEvent: Sendable, Hashable {
     case defaultEndpointChanged(name: String, direction: EndpointDirection)
     case serverLost
     case serverBack
+    /// The device's battery level changed (percent), or it stopped reporting one (nil).
+    case batteryChanged(DeviceIdentifier, Int?)
+    /// The Bluetooth service (BlueZ) left the bus: link and transport states now come from the
+    /// sound server alone. Sessions go on; the sound server says when a device really goes.
+    case bluetoothLost
+    /// The Bluetooth service is back and its objects were read again.
+    case bluetoothBack
 }
 
 extension RouteEvent: CustomStringConvertible {
@@ -37,6 +44,9 @@ extension RouteEvent: CustomStringConvertible {
         case .defaultEndpointChanged(let name, let direction): "default \(direction.rawValue): \(name)"
         case .serverLost: "sound server lost"
         case .serverBack: "sound server back"
+        case .batteryChanged(let id, let percentage): "battery \(percentage.map { "\($0)%" } ?? "unknown"): \(id)"
+        case .bluetoothLost: "bluetooth service lost"
+        case .bluetoothBack: "bluetooth service back"
         }
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestKit
+
+/// `glasses-audio connect|disconnect` and the battery in `devices`, against the
+/// `glasses-emulator` sandbox (its own D-Bus with the emulated BlueZ, its own PulseAudio).
+@Suite("glasses-audio connect and disconnect on the emulated BlueZ", .serialized)
+struct LinkCommandTests {
+    let audio = Run.productPath("glasses-audio")
+    let emulator = Run.productPath("glasses-emulator")
+
+    @Test("connect brings folded glasses up with their battery, devices shows both, disconnect takes them down; bad names are refused")
+    func connectAndDisconnect() async throws {
+        let directory = TemporaryDirectory()
+        let sandbox = try await offThread { [emulator] in try EmulatorSandbox(emulator: emulator, directory: directory, connected: false) }
+        defer { sandbox.stop() }
+        let env = sandbox.environment
+
+        let before = try await offThread { [audio] in try Run.command(audio, ["devices"], environment: env) }
+        #expect(before.stdout.contains("C0:FF:EE:00:00:02  Ray-Ban Meta Gen 2  [headset]  link disconnected, profile off"), "\(before.stdout)\(before.stderr)")
+
+        let up = try await offThread { [audio] in try Run.command(audio, ["connect", "ray-ban"], environment: env) }
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(up.stdout.contains("connected the Ray-Ban Meta Gen 2 (C0:FF:EE:00:00:02)"))
+        #expect(up.stdout.contains("link connected, services resolved, battery 80%; offers hfp, a2dp-sink"))
+
+        let again = try await offThread { [audio] in try Run.command(audio, ["connect", "C0:FF:EE:00:00:02", "--json"], environment: env) }
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(report["changed"] as? Bool == false)
+        #expect((report["device"] as? [String: Any])?["battery"] as? Int == 80)
+
+        let listed = try await offThread { [audio] in try Run.command(audio, ["devices", "--json"], environment: env) }
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let device = try #require((object["devices"] as? [[String: Any]])?.first)
+        #expect(device["battery"] as? Int == 80)
+        #expect(device["link_state"] as? String == "connected")
+
+        let down = try await offThread { [audio] in try Run.command(audio, ["disconnect", "c0_ff_ee_00_00_02"], environment: env) }
+        #expect(down.status == 0, "\(down.stderr)")
+        #expect(down.stdout.contains("disconnected the Ray-Ban Meta Gen 2 (C0:FF:EE:00:00:02)"))
+
+        let unknown = try await offThread { [audio] in try Run.command(audio, ["connect", "nope"], environment: env) }
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("BlueZ knows no device 'nope'; known: C0:FF:EE:00:00:02 (Ray-Ban Meta Gen 2)"))
+        let off = try await offThread { [audio] in try Run.command(audio, ["connect", "ray-ban", "--profile", "off"], environment: env) }
+        #expect(off.status == 2)
+    }
+
+    @Test("without a system bus, connect says what is missing")
+    func noBus() async throws {
+        let directory = TemporaryDirectory()
+        let result = try await offThread { [audio] in try Run.command(audio, ["connect", "ray-ban"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path("none"))"]) }
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot reach the bus at unix:path="))
+        #expect(result.stderr.contains("is D-Bus running"))
+    }
+}

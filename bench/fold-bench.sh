@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Folds mid-session: how the session ends (and how fast) through the sound server alone and
+# through BlueZ, on a private pulseaudio with its bluetooth modules on a private bus where the
+# emulator (started inside FoldBench) plays BlueZ and oFono.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product FoldBench 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+dir=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; [[ -n ${KEEP_BENCH_LOGS:-} ]] || rm -rf "$dir"' EXIT
+cat > "$dir/bus.conf" <<CONF
+<busconfig><type>custom</type><listen>unix:path=$dir/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/></policy></busconfig>
+CONF
+dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
+pids+=($!)
+for _ in $(seq 100); do [[ -S $dir/bus ]] && break; sleep 0.05; done
+mkdir -p "$dir/pulse"
+{ echo "load-module module-native-protocol-unix auth-anonymous=1 socket=$dir/pulse/native"
+  echo "load-module module-null-sink sink_name=speakers"
+  echo "load-module module-bluez5-discover headset=ofono"; } > "$dir/pulse/bench.pa"
+XDG_RUNTIME_DIR=$dir/pulse HOME=$dir/pulse DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus \
+  pulseaudio -n -F "$dir/pulse/bench.pa" --daemonize=no --exit-idle-time=-1 --use-pid-file=no --disable-shm=yes >"$dir/pulse/pulse.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do pactl --server "unix:$dir/pulse/native" info >/dev/null 2>&1 && break; sleep 0.05; done
+# The same glasses on PipeWire, when its Bluetooth plugin is installed: the emulator's own sandbox.
+pipewire=()
+if command -v pipewire >/dev/null && compgen -G "/usr/lib/*/spa-0.2/bluez5/libspa-bluez5.so" >/dev/null; then
+  swift build -c release --product glasses-emulator 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+  "$(swift build -c release --show-bin-path)/glasses-emulator" --sound-server pipewire --script "wait server; 600s quit" > "$dir/pw.out" 2>"$dir/pw.err" &
+  pids+=($!)
+  for _ in $(seq 200); do grep -q "^PULSE_SERVER=" "$dir/pw.out" 2>/dev/null && break; sleep 0.05; done
+  server=$(sed -n 's/^PULSE_SERVER=//p' "$dir/pw.out")
+  # Until PipeWire has made the card (about 3 s after the glasses connect).
+  for _ in $(seq 200); do pactl --server "$server" list cards short 2>/dev/null | grep -q bluez_card && break; sleep 0.05; done
+  [[ -n $server ]] && pipewire=(BENCH_PW_PULSE_SERVER="$server")
+fi
+env "${pipewire[@]}" BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/FoldBench"
