@@ -221,28 +221,10 @@ public actor AssistantService {
         if let echo { samples = echo.process(samples) }
         history.append(samples)
         for event in pipeline.process(samples) {
-            if case .wake(let detection) = event {
-                if isEchoOfTheReply(detection) {
-                    logger.info("wake ignored: '\(detection.keyword)' was the reply's own echo")
-                    continue
-                }
-                wakeWord = detection.keyword
-            }
+            if case .wake(let detection) = event { wakeWord = detection.keyword }
             await handle(.voice(event))
         }
     }
-
-    /// A wake phrase heard while a reply plays that is mostly the reply itself coming back
-    /// through the mic (the canceller leaves some of it; the reply may say the wake phrase).
-    private func isEchoOfTheReply(_ detection: WakeWordDetection) -> Bool {
-        guard let echo, speaking != nil else { return false }
-        let rate = Double(CaptureHistory.sampleRate)
-        let likelihood = echo.echoLikelihood(from: Int(detection.start * rate), to: Int(detection.time * rate))
-        return likelihood >= Self.echoLikelihoodThreshold
-    }
-
-    /// Above this correlation with the reply, a wake phrase is taken for the reply's echo.
-    static let echoLikelihoodThreshold = 0.8
 
     // MARK: - Backend and reply
 

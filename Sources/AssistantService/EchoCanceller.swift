@@ -14,8 +14,9 @@ final class EchoCanceller {
     let playbackLatency: Int
     private var reference: [Int16] = []
     private var pendingMic: [Int16] = []
-    /// The latest mic input and the reference it was matched with, sample for sample.
-    private var recent = AlignedHistory(capacity: 16000 * 4)
+    /// Frames left to process after the reference ran out: the path's tail still echoes.
+    private var hangover = 0
+    static let hangoverFrames = 100  // 1 s
 
     init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .milliseconds(200)) {
         let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
@@ -25,6 +26,8 @@ final class EchoCanceller {
         // The preprocessor's residual echo suppression takes out what the filter leaves.
         preprocess = speex_preprocess_state_init(Int32(Self.frameSize), Int32(sampleRate))
         speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(state))
+        var off: Int32 = 0  // residual echo suppression only: denoising would change what the recogniser hears
+        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_DENOISE, &off)
         self.playbackLatency = sampleRate * Int(playbackLatency / .milliseconds(1)) / 1000
     }
 
@@ -57,22 +60,19 @@ final class EchoCanceller {
             let available = min(reference.count, Self.frameSize)
             for index in 0..<Self.frameSize { played[index] = index < available ? reference[index] : 0 }
             reference.removeFirst(available)
+            if available > 0 { hangover = Self.hangoverFrames } else if hangover > 0 { hangover -= 1 }
+            guard hangover > 0 else {
+                // No reply playing: the mic passes untouched (the filter keeps what it learnt).
+                output += frame.map { Float($0) / 32768 }
+                continue
+            }
             frame.withUnsafeBufferPointer { micPointer in
                 speex_echo_cancellation(state, micPointer.baseAddress, played, &cleaned)
             }
             speex_preprocess_run(preprocess, &cleaned)
-            recent.append(mic: frame, reference: played)
             output += cleaned.map { Float($0) / 32768 }
         }
         return output
-    }
-
-    /// How much the mic's input between two sample positions (counted from the session's
-    /// start) looks like the reply played up to `maximumLag` before it: the best normalised
-    /// correlation, 0...1. The reply's own echo scores high however well the filter has
-    /// converged; a person talking over it scores low.
-    func echoLikelihood(from start: Int, to end: Int, maximumLag: Int = 16000) -> Double {
-        recent.correlation(from: start, to: end, maximumLag: maximumLag)
     }
 
     private static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }

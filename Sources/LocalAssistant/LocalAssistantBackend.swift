@@ -8,7 +8,7 @@ import Foundation
 public final class LocalAssistantBackend: AssistantBackend {
     public let name = "local"
     private let recognizer: GrammarRecognizer
-    private let narrowbandRecognizer: GrammarRecognizer
+    private let commandRecognizer: GrammarRecognizer
     private let assistantName: String
     private let wakePhrase: String
     private let battery: @Sendable () -> Int?
@@ -52,7 +52,7 @@ public final class LocalAssistantBackend: AssistantBackend {
         battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         recognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: true))
-        narrowbandRecognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: false))
+        commandRecognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: false))
         self.assistantName = assistantName
         self.wakePhrase = wakePhrase
         self.battery = battery
@@ -68,17 +68,21 @@ public final class LocalAssistantBackend: AssistantBackend {
     }
 
     func decode(_ utterance: Utterance) throws -> AssistantReply {
-        // A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
-        // expects: every path scores so much worse that the other-words branch wins even for a
-        // command, so narrowband speech is matched to the commands alone (known limit: it cannot
-        // tell speech outside the grammar from the nearest command).
-        let recognizer = (utterance.linkRate ?? 16000) < 16000 ? narrowbandRecognizer : recognizer
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
-        guard let heard = recognizer.recognize(pcm, in: .grammar)?.text else {
+        // Two decodes: against the commands alone (always one of them: the best match), and
+        // against commands or a run of everyday words. A run of two or more other words means
+        // something else was said. A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz,
+        // which the 16 kHz model expects, so there every path scores low and only the first
+        // decode is trusted (known limit: no rejection of other speech on CVSD).
+        let narrowband = (utterance.linkRate ?? 16000) < 16000
+        if !narrowband, let mixed = recognizer.recognize(pcm, in: .grammar)?.text {
+            if let command = Self.command(mixed) { return AssistantReply(heard: mixed, answer: answer(to: command)) }
+            if mixed.split(separator: " ").count >= 2 { return AssistantReply(heard: mixed, answer: "I didn't catch that.") }
+        }
+        guard let heard = commandRecognizer.recognize(pcm, in: .grammar)?.text, let command = Self.command(heard) else {
             return AssistantReply(heard: "", answer: "I didn't catch that.")
         }
-        guard let command = Self.command(heard) else { return AssistantReply(heard: heard, answer: "I didn't catch that.") }
         return AssistantReply(heard: heard, answer: answer(to: command))
     }
 

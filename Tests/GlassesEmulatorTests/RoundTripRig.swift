@@ -43,7 +43,11 @@ enum RoundTripRig {
         _ = try await offCooperativePool { heyGlasses.keyword }
     }
 
-    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let quiet = Logger(label: "test", factory: { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = ProcessInfo.processInfo.environment["ROUNDTRIP_LOG"] != nil ? .debug : .critical
+        return handler
+    })
 
     static func assistant(_ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true) throws -> AssistantService {
         let backend = try LocalAssistantBackend(battery: { 80 })

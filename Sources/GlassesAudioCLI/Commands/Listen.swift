@@ -70,6 +70,7 @@ struct Listen: AsyncParsableCommand {
         options.sensitivity = sensitivity
         options.engine = wakeEngine
         options.model = wakeModel
+        options.enroll = nil
         return options
     }
 
