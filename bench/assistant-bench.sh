@@ -26,7 +26,8 @@ print((reply - captured) * 1000)'
 done | median > "$tmp/reply"
 
 # A listening session with the wake word on, the mic playing speech in a loop, 30 s.
-cpu=$( { /usr/bin/time -f "%U %S" "$bin" listen --seconds 30 --mic samples/hey-glasses-weather.wav >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+TIMEFORMAT='%U %S'
+cpu=$( { time "$bin" listen --seconds 30 --mic samples/hey-glasses-weather.wav >/dev/null 2>/dev/null; } 2>&1 | tail -1)
 percent=$(echo "$cpu" | awk '{ printf "%.1f", ($1 + $2) / 30 * 100 }')
 
 printf '\nvoice round trip (simulated glasses, release):\n'
