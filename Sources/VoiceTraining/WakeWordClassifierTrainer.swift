@@ -34,10 +34,7 @@ public struct WakeWordClassifierTrainer: Sendable {
                             "en-gb-x-gbcwmd", "en-us-nyc"]
 
     /// The stretches nominated in one utterance, split by whether they cover the phrase.
-    struct Examples {
-        var positives: [[Float]] = []
-        var negatives: [[Float]] = []
-    }
+    typealias Examples = TrainingExamples
 
     /// Trains on templates of `model` (which must have none of its own classifier yet).
     public func train(_ model: WakeWordModel, phrase: String) throws(WakeWordBuildError) -> WakeWordClassifier {
@@ -115,79 +112,12 @@ public struct WakeWordClassifierTrainer: Sendable {
 
     /// Adam on weighted cross-entropy (classes balanced), one hidden ReLU layer.
     func fit(_ examples: Examples, generator: inout SeededGenerator) -> WakeWordClassifier {
-        let inputs = WakeWordClassifier.dimension
-        let all = examples.positives + examples.negatives
-        let labels = [Float](repeating: 1, count: examples.positives.count)
-            + [Float](repeating: 0, count: examples.negatives.count)
-        let positiveWeight = Float(examples.negatives.count) / Float(examples.positives.count)
-        var mean = [Float](repeating: 0, count: inputs)
-        var scale = [Float](repeating: 0, count: inputs)
-        for row in all { for index in 0..<inputs { mean[index] += row[index] } }
-        for index in 0..<inputs { mean[index] /= Float(all.count) }
-        for row in all { for index in 0..<inputs { scale[index] += (row[index] - mean[index]) * (row[index] - mean[index]) } }
-        for index in 0..<inputs { scale[index] = 1 / ((scale[index] / Float(all.count)).squareRoot() + 1e-3) }
-        let x = all.map { row in (0..<inputs).map { (row[$0] - mean[$0]) * scale[$0] } }
-        let hidden = hiddenUnits
-        var parameters: [[Float]] = [
-            (0..<(hidden * inputs)).map { _ in generator.gaussian() * (2 / Float(inputs)).squareRoot() },
-            [Float](repeating: 0, count: hidden),
-            (0..<hidden).map { _ in generator.gaussian() * (1 / Float(hidden)).squareRoot() },
-            [0],
-        ]
-        var firstMoment = parameters.map { [Float](repeating: 0, count: $0.count) }
-        var secondMoment = firstMoment
-        var step = 0
-        var learningRate: Float = 0.003
-        let batch = 32
-        var order = Array(all.indices)
-        var activation = [Float](repeating: 0, count: hidden)
-        for _ in 0..<epochs {
-            order.shuffle(using: &generator)
-            for batchStart in stride(from: 0, to: order.count, by: batch) {
-                var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
-                let members = order[batchStart..<min(order.count, batchStart + batch)]
-                for sample in members {
-                    let input = x[sample]
-                    var output = parameters[3][0]
-                    input.withUnsafeBufferPointer { values in
-                        parameters[0].withUnsafeBufferPointer { weights in
-                            for unit in 0..<hidden {
-                                let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
-                                activation[unit] = max(0, sum + parameters[1][unit])
-                                output += parameters[2][unit] * activation[unit]
-                            }
-                        }
-                    }
-                    let probability = 1 / (1 + expf(-output))
-                    let weight: Float = labels[sample] > 0.5 ? positiveWeight : 1
-                    let delta = (probability - labels[sample]) * weight / Float(members.count)
-                    gradients[3][0] += delta
-                    for unit in 0..<hidden where activation[unit] > 0 {
-                        gradients[2][unit] += delta * activation[unit]
-                        let back = delta * parameters[2][unit]
-                        gradients[1][unit] += back
-                        let row = unit * inputs
-                        for index in 0..<inputs { gradients[0][row + index] += back * input[index] }
-                    }
-                }
-                step += 1
-                let correction1 = 1 - powf(0.9, Float(step))
-                let correction2 = 1 - powf(0.999, Float(step))
-                for layer in parameters.indices {
-                    for index in parameters[layer].indices {
-                        let gradient = gradients[layer][index] + (layer == 0 ? 1e-4 * parameters[layer][index] : 0)
-                        firstMoment[layer][index] = 0.9 * firstMoment[layer][index] + 0.1 * gradient
-                        secondMoment[layer][index] = 0.999 * secondMoment[layer][index] + 0.001 * gradient * gradient
-                        parameters[layer][index] -= learningRate * (firstMoment[layer][index] / correction1)
-                            / ((secondMoment[layer][index] / correction2).squareRoot() + 1e-8)
-                    }
-                }
-            }
-            learningRate *= 0.93
-        }
+        let trainer = BalancedMLPTrainer(settings: .init(
+            hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.003, learningRateDecay: 0.93, weightDecay: 1e-4))
+        let result = trainer.fit(examples, inputs: WakeWordClassifier.dimension, generator: &generator)
         return WakeWordClassifier(
-            inputMean: mean, inputScale: scale, hiddenWeights: parameters[0], hiddenBias: parameters[1],
-            outputWeights: parameters[2], outputBias: parameters[3][0])
+            inputMean: result.inputMean, inputScale: result.inputScale, hiddenWeights: result.hiddenWeights,
+            hiddenBias: result.hiddenBias, outputWeights: result.outputWeights, outputBias: result.outputBias)
     }
 
     /// Re-spellings of the phrase that sound close to it: each word alone, the first word

@@ -32,10 +32,7 @@ public struct NeuralHeadTrainer: Sendable {
         self.heldOutLanguages = heldOutLanguages
     }
 
-    struct Examples {
-        var positives: [[Float]] = []
-        var negatives: [[Float]] = []
-    }
+    typealias Examples = TrainingExamples
 
     /// - Parameter makeFeatures: a fresh front end per utterance.
     public func train(phrase: String, makeFeatures: () throws(OpenWakeWordError) -> OpenWakeWordFeatures)
@@ -123,97 +120,10 @@ public struct NeuralHeadTrainer: Sendable {
     /// Adam on class-balanced cross-entropy; the input standardisation is folded into the first
     /// layer of the returned weights.
     func fit(_ examples: Examples, generator: inout SeededGenerator) -> NeuralHeadWeights {
-        let inputs = NeuralHeadWeights.inputSize
-        let all = examples.positives + examples.negatives
-        let labels = [Float](repeating: 1, count: examples.positives.count) + [Float](repeating: 0, count: examples.negatives.count)
-        let positiveWeight = Float(examples.negatives.count) / Float(examples.positives.count)
-        var mean = [Float](repeating: 0, count: inputs)
-        var scale = [Float](repeating: 0, count: inputs)
-        for row in all { for index in 0..<inputs { mean[index] += row[index] } }
-        for index in 0..<inputs { mean[index] /= Float(all.count) }
-        for row in all { for index in 0..<inputs { scale[index] += (row[index] - mean[index]) * (row[index] - mean[index]) } }
-        for index in 0..<inputs { scale[index] = 1 / ((scale[index] / Float(all.count)).squareRoot() + 1e-3) }
-        let x = all.map { row in (0..<inputs).map { (row[$0] - mean[$0]) * scale[$0] } }
-        let hidden = hiddenUnits
-        var parameters: [[Float]] = [
-            (0..<(hidden * inputs)).map { _ in generator.gaussian() * (2 / Float(inputs)).squareRoot() },
-            [Float](repeating: 0, count: hidden),
-            (0..<hidden).map { _ in generator.gaussian() * (1 / Float(hidden)).squareRoot() },
-            [0],
-        ]
-        var firstMoment = parameters.map { [Float](repeating: 0, count: $0.count) }
-        var secondMoment = firstMoment
-        var step = 0
-        var learningRate: Float = 0.002
-        let batch = 32
-        var order = Array(all.indices)
-        var activation = [Float](repeating: 0, count: hidden)
-        for _ in 0..<epochs {
-            order.shuffle(using: &generator)
-            for batchStart in stride(from: 0, to: order.count, by: batch) {
-                var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
-                let members = order[batchStart..<min(order.count, batchStart + batch)]
-                for sample in members {
-                    let input = x[sample]
-                    var output = parameters[3][0]
-                    input.withUnsafeBufferPointer { values in
-                        parameters[0].withUnsafeBufferPointer { weights in
-                            for unit in 0..<hidden {
-                                let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
-                                activation[unit] = max(0, sum + parameters[1][unit])
-                                output += parameters[2][unit] * activation[unit]
-                            }
-                        }
-                    }
-                    let probability = 1 / (1 + expf(-output))
-                    let weight: Float = labels[sample] > 0.5 ? positiveWeight : 1
-                    let delta = (probability - labels[sample]) * weight / Float(members.count)
-                    gradients[3][0] += delta
-                    for unit in 0..<hidden where activation[unit] > 0 {
-                        gradients[2][unit] += delta * activation[unit]
-                        let back = delta * parameters[2][unit]
-                        gradients[1][unit] += back
-                        gradients[0].withUnsafeMutableBufferPointer { g in
-                            input.withUnsafeBufferPointer { v in
-                                let row = unit * inputs
-                                for index in 0..<inputs { g[row + index] += back * v[index] }
-                            }
-                        }
-                    }
-                }
-                step += 1
-                let correction1 = 1 - powf(0.9, Float(step))
-                let correction2 = 1 - powf(0.999, Float(step))
-                for layer in parameters.indices {
-                    parameters[layer].withUnsafeMutableBufferPointer { p in
-                        firstMoment[layer].withUnsafeMutableBufferPointer { m in
-                            secondMoment[layer].withUnsafeMutableBufferPointer { v in
-                                gradients[layer].withUnsafeBufferPointer { g in
-                                    for index in p.indices {
-                                        let gradient = g[index] + (layer == 0 ? 1e-3 * p[index] : 0)
-                                        m[index] = 0.9 * m[index] + 0.1 * gradient
-                                        v[index] = 0.999 * v[index] + 0.001 * gradient * gradient
-                                        p[index] -= learningRate * (m[index] / correction1) / ((v[index] / correction2).squareRoot() + 1e-8)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            learningRate *= 0.9
-        }
-        // Fold (x − mean) · scale into the first layer.
-        var folded = parameters[0]
-        var bias = parameters[1]
-        for unit in 0..<hidden {
-            var shift: Float = 0
-            for index in 0..<inputs {
-                folded[unit * inputs + index] *= scale[index]
-                shift += folded[unit * inputs + index] * mean[index]
-            }
-            bias[unit] -= shift
-        }
-        return NeuralHeadWeights(hiddenWeights: folded, hiddenBias: bias, outputWeights: parameters[2], outputBias: parameters[3][0])
+        let trainer = BalancedMLPTrainer(settings: .init(
+            hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.9, weightDecay: 1e-3))
+        let result = trainer.fit(examples, inputs: NeuralHeadWeights.inputSize, generator: &generator)
+        let (weights, bias) = result.foldedHiddenLayer()
+        return NeuralHeadWeights(hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias)
     }
 }
