@@ -61,6 +61,9 @@ public actor AssistantService {
     private var session: SessionID?
     private var pipeline: VoicePipeline?
     private var echo: EchoCanceller?
+    /// Brings the route's mic to the voice stage's 16 kHz, one stream per session (none when
+    /// the route already delivers 16 kHz, as it is asked to).
+    private var micResampler: Resampler?
     private var history = CaptureHistory()
     private var wakeWord = "trigger"
     private var linkRate: Int?
@@ -199,6 +202,7 @@ public actor AssistantService {
         session = nil
         pipeline = nil
         echo = nil
+        micResampler = nil
     }
 
     private func releaseEverything() async {
@@ -214,9 +218,13 @@ public actor AssistantService {
 
     private func process(_ frame: AudioFrame, of id: SessionID) async {
         guard id == session, let pipeline else { return }
-        var samples = frame.buffer.format.channels == 1 ? frame.buffer.samples : ChannelMixer.mixdownToMono(frame.buffer).samples
-        if frame.buffer.format.sampleRate != 16000 {
-            samples = (try? Resampler.resample(AudioBuffer(format: PCMFormat(sampleRate: frame.buffer.format.sampleRate, channels: 1), samples: samples), to: 16000).samples) ?? []
+        let mono = frame.buffer.format.channels == 1 ? frame.buffer : ChannelMixer.mixdownToMono(frame.buffer)
+        var samples = mono.samples
+        let rate = mono.format.sampleRate
+        if rate != CaptureHistory.sampleRate {
+            if micResampler?.inputRate != rate { micResampler = try? Resampler(from: rate, to: CaptureHistory.sampleRate, channels: 1) }
+            guard let resampler = micResampler, let converted = try? resampler.process(samples) else { return }
+            samples = converted
         }
         if let echo { samples = echo.process(samples) }
         history.append(samples)

@@ -12,7 +12,10 @@ final class EchoCanceller {
     /// reply's reference starts this late (the filter covers the rest of the path, up to its
     /// tail; a reference later than the echo could not cancel it).
     let playbackLatency: Int
+    /// What the speaker will play, from `referenceRead` on.
     private var reference: [Int16] = []
+    private var referenceRead = 0
+    /// Mic samples short of a whole frame.
     private var pendingMic: [Int16] = []
     /// Frames left to process after the reference ran out: the path's tail still echoes.
     private var hangover = 0
@@ -38,39 +41,43 @@ final class EchoCanceller {
 
     /// What the speaker is about to play (written to its stream now).
     func played(_ samples: [Float]) {
-        if reference.isEmpty { reference = [Int16](repeating: 0, count: playbackLatency) }
+        if referenceRead == reference.count {
+            reference = [Int16](repeating: 0, count: playbackLatency)
+            referenceRead = 0
+        }
         reference += samples.map(Self.pcm)
-        let limit = 16000 * 5
-        if reference.count > limit { reference.removeFirst(reference.count - limit) }
     }
 
-    /// Whether there is reference audio not yet matched with the mic (a reply is playing).
-    var isActive: Bool { !reference.isEmpty }
-
-    /// The mic's samples with the echo taken out; output lags input by less than one frame.
+    /// The mic's samples with the echo taken out (untouched while no reply plays); output lags
+    /// input by less than one frame.
     func process(_ mic: [Float]) -> [Float] {
         pendingMic += mic.map(Self.pcm)
+        let frames = pendingMic.count / Self.frameSize
         var output: [Float] = []
-        output.reserveCapacity(pendingMic.count)
+        output.reserveCapacity(frames * Self.frameSize)
         var played = [Int16](repeating: 0, count: Self.frameSize)
         var cleaned = [Int16](repeating: 0, count: Self.frameSize)
-        while pendingMic.count >= Self.frameSize {
-            let frame = Array(pendingMic.prefix(Self.frameSize))
-            pendingMic.removeFirst(Self.frameSize)
-            let available = min(reference.count, Self.frameSize)
-            for index in 0..<Self.frameSize { played[index] = index < available ? reference[index] : 0 }
-            reference.removeFirst(available)
-            if available > 0 { hangover = Self.hangoverFrames } else if hangover > 0 { hangover -= 1 }
-            guard hangover > 0 else {
-                // No reply playing: the mic passes untouched (the filter keeps what it learnt).
-                output += frame.map { Float($0) / 32768 }
-                continue
+        pendingMic.withUnsafeBufferPointer { micSamples in
+            for frame in 0..<frames {
+                let micFrame = UnsafeBufferPointer(rebasing: micSamples[(frame * Self.frameSize)..<((frame + 1) * Self.frameSize)])
+                let available = min(reference.count - referenceRead, Self.frameSize)
+                for index in 0..<Self.frameSize { played[index] = index < available ? reference[referenceRead + index] : 0 }
+                referenceRead += available
+                if available > 0 { hangover = Self.hangoverFrames } else if hangover > 0 { hangover -= 1 }
+                guard hangover > 0 else {
+                    // No reply playing: the mic passes untouched (the filter keeps what it learnt).
+                    output += micFrame.map { Float($0) / 32768 }
+                    continue
+                }
+                speex_echo_cancellation(state, micFrame.baseAddress, played, &cleaned)
+                speex_preprocess_run(preprocess, &cleaned)
+                output += cleaned.map { Float($0) / 32768 }
             }
-            frame.withUnsafeBufferPointer { micPointer in
-                speex_echo_cancellation(state, micPointer.baseAddress, played, &cleaned)
-            }
-            speex_preprocess_run(preprocess, &cleaned)
-            output += cleaned.map { Float($0) / 32768 }
+        }
+        pendingMic.removeFirst(frames * Self.frameSize)
+        if referenceRead == reference.count {
+            reference.removeAll(keepingCapacity: true)
+            referenceRead = 0
         }
         return output
     }

@@ -36,10 +36,19 @@ public struct EspeakSpeech: SpeechSynthesizer {
         return stream
     }
 
+    /// The installed voices and variants, listed once per process (checked on every reply).
+    private static let installed = Mutex<(voices: [String], variants: Set<String>)?>(nil)
+
     /// Throws an error naming the known voices when `name` is not one of them.
     static func checkVoice(_ name: String) throws(SpeechError) {
-        let known = try EspeakEngine.voiceNames()
-        guard known.contains(name) || (try? EspeakEngine.variantNames().contains(name)) == true else {
+        let listed = try installed.withLock { cache throws(SpeechError) in
+            if let cache { return cache }
+            let found = (voices: try EspeakEngine.voiceNames(), variants: Set(try EspeakEngine.variantNames()))
+            cache = found
+            return found
+        }
+        let known = listed.voices
+        guard known.contains(name) || listed.variants.contains(name) else {
             let sample = known.prefix(40).joined(separator: ", ")
             throw .invalidParameter("espeak-ng has no voice '\(name)'; known voices (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
         }

@@ -37,7 +37,7 @@ public enum SpeechPlayer {
             }
             if let resampler {
                 let tail = try resampler.flush()
-                let buffer = AudioBuffer(format: target, samples: spread(tail, to: target.channels))
+                let buffer = ChannelMixer.convert(AudioBuffer(format: PCMFormat(sampleRate: target.sampleRate, channels: 1), samples: tail), toChannels: target.channels)
                 if !buffer.isEmpty {
                     try await stream.write(buffer)
                     played(buffer)
@@ -59,15 +59,6 @@ public enum SpeechPlayer {
             if resampler == nil { resampler = try Resampler(from: mono.format.sampleRate, to: target.sampleRate, channels: 1) }
             samples = try resampler!.process(samples)
         }
-        return AudioBuffer(format: target, samples: spread(samples, to: target.channels))
-    }
-
-    private static func spread(_ mono: [Float], to channels: Int) -> [Float] {
-        guard channels > 1 else { return mono }
-        var out = [Float](repeating: 0, count: mono.count * channels)
-        for (index, sample) in mono.enumerated() {
-            for channel in 0..<channels { out[index * channels + channel] = sample }
-        }
-        return out
+        return ChannelMixer.convert(AudioBuffer(format: PCMFormat(sampleRate: target.sampleRate, channels: 1), samples: samples), toChannels: target.channels)
     }
 }

@@ -7,6 +7,7 @@ import RouteService
 import Routing
 import Speech
 import SpeechPlayback
+import Synchronization
 
 /// `glasses-audio say`: speak text through the glasses' speaker route, or into a WAV file.
 struct Say: AsyncParsableCommand {
@@ -103,13 +104,12 @@ struct Say: AsyncParsableCommand {
 }
 
 /// When the first chunk of speech came, for the report.
-final class FirstChunkClock: @unchecked Sendable {
+final class FirstChunkClock: Sendable {
     private let started: ContinuousClock.Instant
-    private var first: ContinuousClock.Instant?
-    private let lock = NSLock()
+    private let first = Mutex<ContinuousClock.Instant?>(nil)
     init(started: ContinuousClock.Instant) { self.started = started }
-    func mark() { lock.withLock { if first == nil { first = .now } } }
+    func mark() { first.withLock { if $0 == nil { $0 = .now } } }
     var milliseconds: Double {
-        lock.withLock { first.map { Double(($0 - started) / .microseconds(1)) / 1000 } ?? 0 }
+        first.withLock { $0.map { Double(($0 - started) / .microseconds(1)) / 1000 } ?? 0 }
     }
 }
