@@ -5,8 +5,10 @@ public import Voice
 /// backend → reply → listen again (voiceFirst) or let the route go (mediaFirst). Inputs in,
 /// actions out, time as a value; no I/O.
 ///
-/// Barge-in: the wake word heard while the reply plays (through the echo canceller, so the
-/// reply itself cannot fire it) cancels the reply and captures a new command. A lost route
+/// Barge-in: the wake word heard while the reply plays (through the echo canceller) cancels the
+/// reply and captures a new command. A reply may say the wake phrase itself ("say hey glasses
+/// to wake me"): the owner runs the wake word on what the speaker plays too, and the mic's
+/// detection within ``Configuration/selfWakeWindow`` of the speaker's is that echo, ignored. A lost route
 /// ends the round trip with its error and nothing restarts by itself (seed 000 §7.3).
 public struct Assistant: Sendable {
     public struct Configuration: Sendable, Hashable {
@@ -17,11 +19,20 @@ public struct Assistant: Sendable {
         public var once: Bool
         /// How long the backend may take before the user hears an apology.
         public var replyTimeout: Duration
+        /// How long after the speaker played the wake phrase (a reply that says "hey
+        /// glasses") the mic's own detection of it is taken as that echo: the path from
+        /// writing to the speaker's stream to deciding at the mic (stream buffer, air, capture,
+        /// the detector's own delay).
+        public var selfWakeWindow: Duration
 
-        public init(policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15)) {
+        public init(
+            policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15),
+            selfWakeWindow: Duration = .seconds(2)
+        ) {
             self.policy = policy
             self.once = once
             self.replyTimeout = replyTimeout
+            self.selfWakeWindow = selfWakeWindow
         }
     }
 
@@ -30,6 +41,8 @@ public struct Assistant: Sendable {
     public private(set) var now: Duration = .zero
     private var skipWake = false
     private var replyDeadline: Duration?
+    /// When the speaker last played the wake phrase.
+    private var playedWakeAt: Duration?
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -44,6 +57,7 @@ public struct Assistant: Sendable {
         case .routeReady(let route): routeReady(route, &out)
         case .routeFailed(let error): routeFailed(error, &out)
         case .voice(let event): voice(event, &out)
+        case .playedWake: playedWakeAt = now
         case .reply(let heard, let answer): reply(heard: heard, answer: answer, &out)
         case .replyFailed(let reason): replyFailed(reason, &out)
         case .replyFinished(let interrupted): replyFinished(interrupted, &out)
@@ -109,6 +123,10 @@ public struct Assistant: Sendable {
         case .speechEnded:
             if phase == .listening || phase == .capturing { out.append(emit(.speechStopped)) }
         case .wake(let detection):
+            if let played = playedWakeAt, now - played <= configuration.selfWakeWindow, phase == .speaking || phase == .listening {
+                out.append(emit(.selfWakeIgnored, text: detection.keyword, score: detection.score))
+                return
+            }
             switch phase {
             case .listening:
                 phase = .capturing

@@ -3,7 +3,7 @@
 public struct AssistantEvent: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
-        case transcript, replyStarted, replyFinished, bargeIn, routeReleased, routeChanged, error, asleep, awake
+        case transcript, replyStarted, replyFinished, bargeIn, selfWakeIgnored, routeReleased, routeChanged, error, asleep, awake
     }
 
     public var type: Kind

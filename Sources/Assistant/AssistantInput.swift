@@ -11,6 +11,9 @@ public enum AssistantInput: Sendable, Equatable {
     case routeFailed(StreamSessionError)
     /// The voice stage noticed something (times on its own clock, in seconds).
     case voice(VoiceEvent)
+    /// The speaker just played the wake phrase (the wake word run on the reply's own audio):
+    /// the mic will hear it as echo.
+    case playedWake
     /// The backend heard this and answers with this text (empty: nothing to say).
     case reply(heard: String, answer: String)
     /// The backend failed; the user is told in words.

@@ -41,7 +41,7 @@ public actor AssistantService {
     enum Command: Sendable {
         case input(AssistantInput)
         case frame(session: SessionID, AudioFrame)
-        case played([Float])
+        case played(AudioBuffer)
         case stop
     }
 
@@ -64,6 +64,10 @@ public actor AssistantService {
     /// Brings the route's mic to the voice stage's 16 kHz, one stream per session (none when
     /// the route already delivers 16 kHz, as it is asked to).
     private var micResampler: Resampler?
+    /// The wake word run on what the speaker plays (one per reply), so the mic's detection of
+    /// the reply's own wake phrase is known for the echo it is.
+    private var replyWatch: VoicePipeline?
+    private var playedResampler: Resampler?
     private var history = CaptureHistory()
     private var wakeWord = "trigger"
     private var linkRate: Int?
@@ -114,7 +118,7 @@ public actor AssistantService {
             switch command {
             case .input(let input): await handle(input)
             case .frame(let id, let frame): await process(frame, of: id)
-            case .played(let samples): echo?.played(samples)
+            case .played(let buffer): await heard(played: buffer)
             case .stop: finished = true
             }
             if finished { break }
@@ -203,6 +207,8 @@ public actor AssistantService {
         pipeline = nil
         echo = nil
         micResampler = nil
+        replyWatch = nil
+        playedResampler = nil
     }
 
     private func releaseEverything() async {
@@ -218,20 +224,38 @@ public actor AssistantService {
 
     private func process(_ frame: AudioFrame, of id: SessionID) async {
         guard id == session, let pipeline else { return }
-        let mono = frame.buffer.format.channels == 1 ? frame.buffer : ChannelMixer.mixdownToMono(frame.buffer)
-        var samples = mono.samples
-        let rate = mono.format.sampleRate
-        if rate != CaptureHistory.sampleRate {
-            if micResampler?.inputRate != rate { micResampler = try? Resampler(from: rate, to: CaptureHistory.sampleRate, channels: 1) }
-            guard let resampler = micResampler, let converted = try? resampler.process(samples) else { return }
-            samples = converted
-        }
+        guard var samples = Self.voiceRate(frame.buffer, with: &micResampler) else { return }
         if let echo { samples = echo.process(samples) }
         history.append(samples)
         for event in pipeline.process(samples) {
-            if case .wake(let detection) = event { wakeWord = detection.keyword }
+            if case .wake(let detection) = event {
+                wakeWord = detection.keyword
+                logger.debug("the mic heard the wake phrase '\(detection.keyword)' (score \(detection.score))")
+            }
             await handle(.voice(event))
         }
+    }
+
+    /// What the speaker is about to play: the echo canceller's reference, and the reply's own
+    /// wake phrases.
+    private func heard(played buffer: AudioBuffer) async {
+        guard session != nil, let samples = Self.voiceRate(buffer, with: &playedResampler) else { return }
+        echo?.played(samples)
+        for event in replyWatch?.process(samples) ?? [] {
+            guard case .wake(let detection) = event else { continue }
+            logger.debug("the speaker played the wake phrase '\(detection.keyword)' (score \(detection.score)); its echo will not wake the assistant")
+            await handle(.playedWake)
+        }
+    }
+
+    /// Any rate and channel count → the voice stage's 16 kHz mono, one streaming resampler per
+    /// direction (none when the route already delivers 16 kHz, as it is asked to).
+    private static func voiceRate(_ buffer: AudioBuffer, with resampler: inout Resampler?) -> [Float]? {
+        let mono = buffer.format.channels == 1 ? buffer : ChannelMixer.mixdownToMono(buffer)
+        let rate = mono.format.sampleRate
+        guard rate != CaptureHistory.sampleRate else { return mono.samples }
+        if resampler?.inputRate != rate { resampler = try? Resampler(from: rate, to: CaptureHistory.sampleRate, channels: 1) }
+        return try? resampler?.process(mono.samples)
     }
 
     // MARK: - Backend and reply
@@ -256,13 +280,15 @@ public actor AssistantService {
             commands.yield(.input(.replyFinished(interrupted: true)))
             return
         }
+        replyWatch = try? makePipeline()
+        playedResampler = nil
         speaking = Task { [routes, synthesizer, configuration, commands] in
             guard let stream = await routes.playback(for: session) else {
                 commands.yield(.input(.replyFinished(interrupted: true)))
                 return
             }
             let chunks = synthesizer.speak(text, settings: configuration.speech)
-            let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0.samples)) })
+            let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0)) })
             guard !Task.isCancelled else { return }
             commands.yield(.input(.replyFinished(interrupted: report?.interrupted ?? true)))
         }

@@ -47,6 +47,26 @@ struct AssistantTests {
         #expect(machine.phase == .listening)
     }
 
+    @Test("a reply that says the wake phrase does not wake the assistant; the user's wake phrase later still barges in")
+    func replySaysTheWakePhrase() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst, selfWakeWindow: .seconds(2)))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        _ = machine.handle(.reply(heard: "what is your name", answer: "I am Glasses. Say hey glasses to wake me."), at: .seconds(2))
+        #expect(machine.handle(.playedWake, at: .seconds(3)).isEmpty)
+        // The echo of it reaches the mic's detector 0.8 s later: ignored, the reply goes on.
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(3800))) == ["selfWakeIgnored"])
+        #expect(machine.phase == .speaking)
+        // Its tail after the reply ended, while listening again: still the echo.
+        _ = machine.handle(.replyFinished(interrupted: false), at: .milliseconds(4000))
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(4500))) == ["selfWakeIgnored"])
+        #expect(machine.phase == .listening)
+        // Past the window, the wake phrase is the user's.
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(6))) == ["wake"])
+        #expect(machine.phase == .capturing)
+    }
+
     @Test("barge-in: the wake word during the reply cancels it and captures a new command")
     func bargeIn() {
         var machine = Assistant(configuration: .init(policy: .voiceFirst))

@@ -94,6 +94,31 @@ struct RoundTripTests {
         #expect(try rig.pulse.pactlChecked(["list", "cards"]).contains("Active Profile: a2dp_sink"), "A2DP restored")
     }
 
+    @Test("a reply that says the wake phrase, loud at the mic (echo path on), does not wake the assistant")
+    func replyWithTheWakePhraseDoesNotWake() async throws {
+        try await RoundTripRig.prepare()
+        let rig = try await BluetoothRig()
+        defer { rig.close() }
+        try rig.emulator.audio.setMic(try RoundTripRig.request("hey glasses. what is your name", rate: 8000), loop: false)
+        rig.emulator.audio.setEchoPath(gainDB: -6, delay: .milliseconds(40))
+        try await rig.waitForCard()
+        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        rig.emulator.audio.clearSpeakers()
+        let events = await RoundTripRig.run(try RoundTripRig.assistant(routes))
+        await routes.finish()
+        await backend.shutdown()
+        let log = events.map { "\($0.type) \($0.text ?? "")" }
+        let reply = try #require(events.first(.replyStarted)?.text, "\(log)")
+        #expect(reply.lowercased().contains("hey glasses"), "\(reply)")
+        let afterReply = events.drop { $0.type != .replyStarted }
+        #expect(!afterReply.contains { $0.type == .wake || $0.type == .bargeIn }, "\(log)")
+        #expect(events.first(.replyFinished)?.text == nil, "the reply played to its end: \(log)")
+        // The echo was loud: the reply is at the speaker, and it came back into the mic.
+        #expect(!(try speech(in: rig.emulator.audio.voiceSpeaker())).isEmpty)
+    }
+
     @Test("a fold in the middle of the command ends the round trip with deviceNotConnected and releases every stream")
     func foldMidCommand() async throws {
         try await RoundTripRig.prepare()
