@@ -7,7 +7,6 @@ import CSpeexDSP
 final class EchoCanceller {
     static let frameSize = 160
     private let state: OpaquePointer
-    private let preprocess: OpaquePointer
     /// The least time between writing a sample to the speaker's stream and hearing it: a
     /// reply's reference starts this late (the filter covers the rest of the path, up to its
     /// tail; a reference later than the echo could not cancel it).
@@ -26,16 +25,13 @@ final class EchoCanceller {
         state = speex_echo_state_init(Int32(Self.frameSize), taps)
         var rate = Int32(sampleRate)
         speex_echo_ctl(state, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
-        // The preprocessor's residual echo suppression takes out what the filter leaves.
-        preprocess = speex_preprocess_state_init(Int32(Self.frameSize), Int32(sampleRate))
-        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(state))
-        var off: Int32 = 0  // residual echo suppression only: denoising would change what the recogniser hears
-        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_DENOISE, &off)
+        // The linear filter only. SpeexDSP's residual echo suppressor (its preprocessor) also
+        // took the user's own voice out while the reply played: with it, a wake phrase said
+        // over a reply 20 dB down at the mic never woke the assistant; without it, it did.
         self.playbackLatency = sampleRate * Int(playbackLatency / .milliseconds(1)) / 1000
     }
 
     deinit {
-        speex_preprocess_state_destroy(preprocess)
         speex_echo_state_destroy(state)
     }
 
@@ -70,7 +66,6 @@ final class EchoCanceller {
                     continue
                 }
                 speex_echo_cancellation(state, micFrame.baseAddress, played, &cleaned)
-                speex_preprocess_run(preprocess, &cleaned)
                 output += cleaned.map { Float($0) / 32768 }
             }
         }
