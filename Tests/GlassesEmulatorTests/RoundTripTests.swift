@@ -159,6 +159,59 @@ struct RoundTripTests {
         #expect(try rig.pulse.pactlChecked(["list", "short", "sink-inputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 
+    @Test("ten round trips in a row: at most two profile switches, no leaked streams, the same answers")
+    func tenInARow() async throws {
+        try await RoundTripRig.prepare()
+        let rig = try await BluetoothRig()
+        defer { rig.close() }
+        let request = try RoundTripRig.request("hey glasses. what is your name", rate: 8000)
+        try await rig.waitForCard()
+        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        let decisions = await routes.observe()
+        let switches = Task {
+            var profiles: [AudioProfile] = []
+            for await output in decisions {
+                if case .perform(.setProfile(_, let profile)) = output { profiles.append(profile) }
+            }
+            return profiles
+        }
+        let assistant = try RoundTripRig.assistant(routes, once: false)
+        let events = await assistant.events()
+        let guardTask = Task { try await Task.sleep(for: .seconds(300)); assistant.stop() }  // a hang guard
+        defer { guardTask.cancel() }
+        async let loop: Void = assistant.run()
+        var seen: [AssistantEvent] = []
+        var rounds = 0
+        try rig.emulator.audio.setMic(request, loop: false)
+        assistant.trigger()
+        for await event in events {
+            seen.append(event)
+            guard event.type == .routeReleased || event.type == .error else { continue }
+            rounds += 1
+            if rounds == 10 || event.type == .error {
+                assistant.stop()
+                continue
+            }
+            try rig.emulator.audio.setMic(request, loop: false)
+            assistant.trigger()
+        }
+        await loop
+        await routes.finish()
+        await backend.shutdown()
+        let profiles = await switches.value
+        let log = seen.map { "\($0.type) \($0.text ?? "")" }
+        #expect(rounds == 10, "\(log)")
+        #expect(!seen.types.contains(.error), "\(log)")
+        let answers = seen.filter { $0.type == .replyStarted }.compactMap(\.text)
+        #expect(answers.count == 10, "\(log)")
+        #expect(Set(answers) == ["I am Glasses. Say hey glasses to wake me."], "\(answers)")
+        #expect(profiles.count <= 2, "profile switches: \(profiles)")
+        #expect(try rig.pulse.pactlChecked(["list", "short", "source-outputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(try rig.pulse.pactlChecked(["list", "short", "sink-inputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
     @Test("a fold in the middle of the command ends the round trip with deviceNotConnected and releases every stream")
     func foldMidCommand() async throws {
         try await RoundTripRig.prepare()
