@@ -24,11 +24,14 @@ public struct Assistant: Sendable {
         /// writing to the speaker's stream to deciding at the mic (stream buffer, air, capture,
         /// the detector's own delay).
         public var selfWakeWindow: Duration
+        /// Play a short sound when listening for the command starts and when it ends.
+        public var earcons: Bool
 
         public init(
             policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15),
-            selfWakeWindow: Duration = .seconds(2)
+            selfWakeWindow: Duration = .seconds(2), earcons: Bool = false
         ) {
+            self.earcons = earcons
             self.policy = policy
             self.once = once
             self.replyTimeout = replyTimeout
@@ -58,6 +61,7 @@ public struct Assistant: Sendable {
         case .routeFailed(let error): routeFailed(error, &out)
         case .voice(let event): voice(event, &out)
         case .playedWake: playedWakeAt = now
+        case .routeChanged(let change): out.append(emit(.routeChanged, text: change))
         case .reply(let heard, let answer): reply(heard: heard, answer: answer, &out)
         case .replyFailed(let reason): replyFailed(reason, &out)
         case .replyFinished(let interrupted): replyFinished(interrupted, &out)
@@ -76,6 +80,10 @@ public struct Assistant: Sendable {
         .emit(AssistantEvent(kind, time: seconds, text: text, duration: duration, score: score))
     }
 
+    private func earcon(_ sound: Earcon) -> [AssistantAction] {
+        configuration.earcons ? [.playEarcon(sound)] : []
+    }
+
     private mutating func trigger(_ skip: Bool, _ out: inout [AssistantAction]) {
         switch phase {
         case .asleep, .opening, .capturing, .thinking:
@@ -87,11 +95,11 @@ public struct Assistant: Sendable {
         case .listening:
             if skip {
                 phase = .capturing
-                out += [.startCommand, emit(.commandStarted)]
+                out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
             }
         case .speaking:
             phase = .capturing
-            out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand]
+            out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
         }
     }
 
@@ -100,7 +108,7 @@ public struct Assistant: Sendable {
         out.append(emit(.routeReady, text: route.description))
         if skipWake {
             phase = .capturing
-            out += [.startCommand, emit(.commandStarted)]
+            out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
         } else {
             phase = .listening
             out.append(emit(.listening))
@@ -130,10 +138,10 @@ public struct Assistant: Sendable {
             switch phase {
             case .listening:
                 phase = .capturing
-                out.append(emit(.wake, text: detection.keyword, score: detection.score))
+                out += [emit(.wake, text: detection.keyword, score: detection.score)] + earcon(.listening)
             case .speaking:
                 phase = .capturing
-                out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)]
+                out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
             default:
                 break
             }
@@ -143,13 +151,12 @@ public struct Assistant: Sendable {
             guard phase == .capturing else { return }
             phase = .thinking
             replyDeadline = now + configuration.replyTimeout
-            out += [
-                emit(.commandCaptured, duration: segment.end - segment.start), .handOver(segment),
-                .scheduleTick(at: now + configuration.replyTimeout),
+            out += [emit(.commandCaptured, duration: segment.end - segment.start)] + earcon(.done) + [
+                .handOver(segment), .scheduleTick(at: now + configuration.replyTimeout),
             ]
         case .noCommand:
             guard phase == .capturing else { return }
-            out.append(emit(.noCommand))
+            out += [emit(.noCommand)] + earcon(.done)
             afterRoundTrip(&out)
         }
     }

@@ -20,6 +20,8 @@ public enum AssistantInput: Sendable, Equatable {
     case replyFailed(String)
     /// The reply finished playing (or was cut short by a barge-in or a lost route).
     case replyFinished(interrupted: Bool)
+    /// The route changed (a profile switch, a device coming or going): reported, nothing more.
+    case routeChanged(String)
     case sleep
     case wake
     /// Time passed (time since the owner started).

@@ -1,4 +1,5 @@
 public import Assistant
+import AudioBackend
 public import AudioCore
 import Foundation
 public import Logging
@@ -25,11 +26,14 @@ public actor AssistantService {
         /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
         /// answered), or `nil` to keep none.
         public var historyDirectory: String?
+        /// The earcons' sounds (played when `assistant.earcons` is on).
+        public var earconSounds: [Earcon: AudioBuffer]
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
-            routeWait: Duration = .seconds(10), historyDirectory: String? = nil
+            routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:]
         ) {
+            self.earconSounds = earconSounds
             self.historyDirectory = historyDirectory
             self.assistant = assistant
             self.speech = speech
@@ -114,6 +118,13 @@ public actor AssistantService {
     /// The loop; returns after ``stop()``, or after one round trip with `once`. Lets go of
     /// everything it holds before returning.
     public func run() async {
+        let changes = await routes.observe()
+        let watcher = Task { [commands] in
+            for await output in changes {
+                if case .routeChanged(let change) = output { commands.yield(.input(.routeChanged(change.description))) }
+            }
+        }
+        defer { watcher.cancel() }
         for await command in commandStream {
             switch command {
             case .input(let input): await handle(input)
@@ -147,6 +158,7 @@ public actor AssistantService {
         case .cancelSpeech:
             speaking?.cancel()
             speaking = nil
+        case .playEarcon(let sound): await play(sound)
         case .emit(let event):
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
             observers.values.forEach { $0.yield(event) }
@@ -259,6 +271,21 @@ public actor AssistantService {
     }
 
     // MARK: - Backend and reply
+
+    /// Queues a short sound on the speaker (it returns at once: the stream holds more than an
+    /// earcon) and hands it to the echo canceller like any reply.
+    private func play(_ sound: Earcon) async {
+        guard let session, let buffer = configuration.earconSounds[sound], let stream = await routes.playback(for: session) else { return }
+        let target = stream.format
+        guard let resampled = try? Resampler.resample(ChannelMixer.mixdownToMono(buffer), to: target.sampleRate) else { return }
+        let out = ChannelMixer.convert(resampled, toChannels: target.channels)
+        do {
+            try await stream.write(out)
+            await heard(played: out)
+        } catch {
+            logger.warning("the \(sound.rawValue) earcon could not play: \(error)")
+        }
+    }
 
     private func handOver(_ segment: CommandSegment) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))

@@ -34,6 +34,29 @@ struct AssistantTests {
         #expect(machine.phase == .idle)
     }
 
+    @Test("a route change is reported whatever the phase, and changes nothing")
+    func routeChangeReported() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        let idle = machine.handle(.routeChanged("C0:FF:EE:00:00:02: voice (profileChanged)"), at: .seconds(1))
+        #expect(types(idle) == ["routeChanged"])
+        #expect(machine.phase == .idle)
+    }
+
+    @Test("earcons, when on: one as listening for the command starts, one as it ends; none by default")
+    func earcons() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true, earcons: true))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "playEarcon"])
+        let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
+        #expect(Array(types(captured).prefix(3)) == ["commandCaptured", "playEarcon", "handOver"])
+        #expect(captured.contains(.playEarcon(.done)))
+        var quiet = Assistant(configuration: .init(policy: .mediaFirst, once: true))
+        _ = quiet.handle(.trigger(skipWake: false), at: .zero)
+        _ = quiet.handle(.routeReady(route), at: .zero)
+        #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
+    }
+
     @Test("voiceFirst keeps the route and listens again after the reply")
     func voiceFirstListensAgain() {
         var machine = Assistant(configuration: .init(policy: .voiceFirst))
