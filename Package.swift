@@ -189,6 +189,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/FoldBench", swiftSettings: strict),
+        .executableTarget(
+            name: "RoundTripBench",
+            dependencies: [
+                "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "GlassesEmulator", "PulseBackend",
+                "RouteService", "Routing", "AudioBackend", "AudioCore", "DeviceProfiles", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/RoundTripBench", swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     ]
 )

@@ -26,12 +26,15 @@ public struct Assistant: Sendable {
         public var selfWakeWindow: Duration
         /// Play a short sound when listening for the command starts and when it ends.
         public var earcons: Bool
+        /// mediaFirst: how long a trigger listens for the wake word before letting the route go.
+        public var listenTimeout: Duration
 
         public init(
             policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15),
-            selfWakeWindow: Duration = .seconds(2), earcons: Bool = false
+            selfWakeWindow: Duration = .seconds(2), earcons: Bool = false, listenTimeout: Duration = .seconds(10)
         ) {
             self.earcons = earcons
+            self.listenTimeout = listenTimeout
             self.policy = policy
             self.once = once
             self.replyTimeout = replyTimeout
@@ -44,6 +47,8 @@ public struct Assistant: Sendable {
     public private(set) var now: Duration = .zero
     private var skipWake = false
     private var replyDeadline: Duration?
+    /// mediaFirst: when listening for the wake word gives up.
+    private var listenDeadline: Duration?
     /// When the speaker last played the wake phrase.
     private var playedWakeAt: Duration?
 
@@ -112,6 +117,10 @@ public struct Assistant: Sendable {
         } else {
             phase = .listening
             out.append(emit(.listening))
+            if configuration.policy == .mediaFirst {
+                listenDeadline = now + configuration.listenTimeout
+                out.append(.scheduleTick(at: now + configuration.listenTimeout))
+            }
         }
     }
 
@@ -202,6 +211,12 @@ public struct Assistant: Sendable {
     }
 
     private mutating func expire(_ out: inout [AssistantAction]) {
+        if phase == .listening, let deadline = listenDeadline, now >= deadline {
+            listenDeadline = nil
+            out.append(emit(.noCommand, text: "no wake word"))
+            afterRoundTrip(&out)
+            return
+        }
         guard phase == .thinking, let deadline = replyDeadline, now >= deadline else { return }
         replyDeadline = nil
         out.append(emit(.error, text: "the assistant backend did not answer in time"))

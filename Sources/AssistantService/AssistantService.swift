@@ -159,7 +159,8 @@ public actor AssistantService {
             speaking?.cancel()
             speaking = nil
         case .playEarcon(let sound): await play(sound)
-        case .emit(let event):
+        case .emit(var event):
+            if event.type == .replyFinished { event.echoReduction = echo?.takeReduction() }
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
             observers.values.forEach { $0.yield(event) }
         case .scheduleTick(let at):

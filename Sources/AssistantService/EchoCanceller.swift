@@ -1,4 +1,5 @@
 import CSpeexDSP
+import Foundation
 
 /// SpeexDSP's acoustic echo canceller: the glasses' speaker sits next to their mic, so what the
 /// reply plays comes back into the mic; this takes it out, given what was played. 16 kHz mono,
@@ -19,8 +20,12 @@ final class EchoCanceller {
     /// Frames left to process after the reference ran out: the path's tail still echoes.
     private var hangover = 0
     static let hangoverFrames = 100  // 1 s
+    /// Energy of the mic before and after the filter while it ran, since the last
+    /// ``takeReduction()``.
+    private var energyIn = 0.0
+    private var energyOut = 0.0
 
-    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .milliseconds(200)) {
+    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .zero) {
         let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
         state = speex_echo_state_init(Int32(Self.frameSize), taps)
         var rate = Int32(sampleRate)
@@ -66,6 +71,10 @@ final class EchoCanceller {
                     continue
                 }
                 speex_echo_cancellation(state, micFrame.baseAddress, played, &cleaned)
+                for index in 0..<Self.frameSize {
+                    energyIn += Double(micFrame[index]) * Double(micFrame[index])
+                    energyOut += Double(cleaned[index]) * Double(cleaned[index])
+                }
                 output += cleaned.map { Float($0) / 32768 }
             }
         }
@@ -75,6 +84,15 @@ final class EchoCanceller {
             referenceRead = 0
         }
         return output
+    }
+
+    /// How much quieter the mic came out of the filter than it went in (dB) since the last call,
+    /// while it ran: the echo return loss enhancement when only the reply's echo was at the mic.
+    /// `nil` when it did not run or heard nothing.
+    func takeReduction() -> Double? {
+        defer { (energyIn, energyOut) = (0, 0) }
+        guard energyIn > 0 else { return nil }
+        return 10 * log10(energyIn / max(energyOut, 1))
     }
 
     private static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }

@@ -21,7 +21,7 @@ struct AssistantTests {
     func mediaFirstOnce() {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
         #expect(machine.handle(.trigger(skipWake: false), at: .zero) == [.openRoute])
-        #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening"])
+        #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening", "scheduleTick"])
         #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
         #expect(captured.contains(.handOver(segment)))
@@ -55,6 +55,17 @@ struct AssistantTests {
         _ = quiet.handle(.trigger(skipWake: false), at: .zero)
         _ = quiet.handle(.routeReady(route), at: .zero)
         #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
+    }
+
+    @Test("mediaFirst: a trigger with no wake word lets the route go after the listen timeout")
+    func listenTimeout() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, listenTimeout: .seconds(8)))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        let ready = machine.handle(.routeReady(route), at: .seconds(1))
+        #expect(ready.contains(.scheduleTick(at: .seconds(9))))
+        #expect(machine.handle(.tick(now: .seconds(5)), at: .seconds(5)).isEmpty)
+        #expect(types(machine.handle(.tick(now: .seconds(9)), at: .seconds(9))) == ["noCommand", "releaseRoute", "routeReleased"])
+        #expect(machine.phase == .idle)
     }
 
     @Test("voiceFirst keeps the route and listens again after the reply")

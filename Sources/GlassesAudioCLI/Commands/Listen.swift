@@ -189,6 +189,7 @@ enum EventPrinter {
         if let text = event.text { line += ": " + text }
         if let duration = event.duration { line += String(format: " (%.2f s)", duration) }
         if let score = event.score { line += String(format: " (score %.2f)", score) }
+        if let reduction = event.echoReduction { line += String(format: " (echo %.1f dB quieter)", reduction) }
         Swift.print(line)
         flushStandardOutput()
     }
