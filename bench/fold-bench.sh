@@ -36,6 +36,6 @@ if command -v pipewire >/dev/null && compgen -G "/usr/lib/*/spa-0.2/bluez5/libsp
   for _ in $(seq 200); do pactl --server "$server" list cards short 2>/dev/null | grep -q bluez_card && break; sleep 0.05; done
   [[ -n $server ]] && pipewire=(BENCH_PW_PULSE_SERVER="$server")
 fi
-env "${pipewire[@]}" BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/FoldBench"
+[[ -n ${SKIP_FOLD_BENCH:-} ]] || env "${pipewire[@]}" BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/FoldBench"
 # The voice round trip on the same PulseAudio (its own emulated glasses).
 BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/RoundTripBench"

@@ -40,6 +40,15 @@ final class EchoCanceller {
         speex_echo_state_destroy(state)
     }
 
+    /// The route closed: what was queued for it is gone; the filter keeps what it learnt of the
+    /// acoustic path.
+    func routeClosed() {
+        reference.removeAll(keepingCapacity: true)
+        referenceRead = 0
+        pendingMic.removeAll(keepingCapacity: true)
+        hangover = 0
+    }
+
     /// What the speaker is about to play (written to its stream now).
     func played(_ samples: [Float]) {
         if referenceRead == reference.count {
