@@ -67,6 +67,50 @@ struct RoundTripTests {
         #expect(backend.glasses(id)?.activeProfile == .media, "A2DP is restored")
     }
 
+    @Test("simulated glasses folded while the reply plays: deviceNotConnected, nothing restarts on unfold, the next trigger works",
+          arguments: [SimulatedGlasses.Control.fold, .powerOff, .linkDown])
+    func lostWhileSpeaking(_ loss: SimulatedGlasses.Control) async throws {
+        let (backend, id, driver) = try await simulated()
+        defer { driver.cancel() }
+        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+        try await routes.start()
+        let assistant = try RoundTripRig.assistant(routes, once: false)
+        let events = await assistant.events()
+        let guardTask = Task { try await Task.sleep(for: .seconds(90)); assistant.stop() }  // a hang guard
+        defer { guardTask.cancel() }
+        async let loop: Void = assistant.run()
+        assistant.trigger(skipWake: true)
+        var seen: [AssistantEvent] = []
+        var retried = false
+        for await event in events {
+            seen.append(event)
+            switch event.type {
+            case .replyStarted where !retried:
+                try backend.control(id, loss)
+            case .error where !retried:
+                let restore: SimulatedGlasses.Control = loss == .fold ? .unfold : loss == .powerOff ? .powerOn : .linkUp
+                try backend.control(id, restore)
+                // The glasses are back; nothing starts by itself until asked.
+                try await Task.sleep(for: .seconds(2))
+                #expect(seen.filter { $0.type == .routeReady }.count == 1, "a route opened by itself")
+                retried = true
+                try backend.setMic(id, MicFeed(signal: try RoundTripRig.sample(rate: 16000), mode: .once))
+                assistant.trigger(skipWake: false)
+            case .replyFinished where retried, .noCommand where retried:
+                assistant.stop()
+            default:
+                break
+            }
+        }
+        await loop
+        await routes.finish()
+        let log = seen.map { "\($0.type) \($0.text ?? "")" }
+        let error = try #require(seen.first(.error)?.text, "\(log)")
+        #expect(error.contains("Device not connected"), "\(error)")
+        let afterError = seen.drop { $0.type != .error }.dropFirst()
+        #expect(afterError.contains { $0.type == .routeReady } && afterError.contains { $0.type == .transcript }, "the next trigger works: \(log)")
+    }
+
     @Test("real PulseAudio + emulated glasses: the reply decodes at the glasses' speaker; no stream of ours is left")
     func onEmulatedGlasses() async throws {
         try await RoundTripRig.prepare()
