@@ -35,7 +35,7 @@ emulator_pid=$!
 for _ in $(seq 200); do grep -q '^PULSE_SERVER=' "$tmp/emulator.out" 2>/dev/null && break; sleep 0.05; done
 server=$(sed -n 's/^PULSE_SERVER=//p' "$tmp/emulator.out")
 for _ in $(seq 200); do pactl --server "$server" list cards short 2>/dev/null | grep -q bluez_card && break; sleep 0.05; done
-GLASSES_AUDIO_BACKEND=pulseaudio PULSE_SERVER=$server "$bin" listen --policy voiceFirst --seconds 50 >/dev/null 2>&1 &
+GLASSES_AUDIO_BACKEND=pulse PULSE_SERVER=$server "$bin" listen --policy voiceFirst --seconds 50 >/dev/null 2>&1 &
 listen_pid=$!
 ticks() { awk '{ print $14 + $15 }' "/proc/$listen_pid/stat"; }
 sleep 15; before=$(ticks); sleep 30; after=$(ticks)
