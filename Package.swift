@@ -88,7 +88,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ALSABackend",
-            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA"],
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA", "DBusKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "BackendSelection",
@@ -146,6 +146,9 @@ let package = Package(
         .testTarget(
             name: "PulseBackendTests",
             dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ALSABackendTests", dependencies: ["ALSABackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),
         .testTarget(

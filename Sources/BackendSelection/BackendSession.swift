@@ -1,4 +1,4 @@
-public import ALSABackend
+import ALSABackend
 public import AudioBackend
 public import BluezBackend
 import AudioCore
@@ -47,6 +47,9 @@ public final class BackendSession: Sendable {
     /// answers, else simulated) and opens it.
     public static func open(_ settings: BackendSettings) async throws -> BackendSession {
         let (kind, reason) = try await choose(settings)
+        if let device = settings.device, kind != .alsa {
+            throw BackendError("--device \(device) names an ALSA PCM, but the backend is \(kind.rawValue) (\(reason)); use --backend alsa, or --source/--sink")
+        }
         switch kind {
         case .pulse:
             do {
@@ -66,7 +69,7 @@ public final class BackendSession: Sendable {
                 throw BackendError("cannot reach the PulseAudio server \(server): \(error)")
             }
         case .alsa:
-            return BackendSession(backend: ALSAAudioBackend(), kind: kind, reason: reason)
+            return BackendSession(backend: try ALSAAudioBackend(defaultPCM: settings.device ?? "default"), kind: kind, reason: reason)
         case .simulated:
             return try simulatedSession(settings, reason: reason)
         }
