@@ -150,6 +150,11 @@ let package = Package(
         .testTarget(
             name: "ALSABackendTests", dependencies: ["ALSABackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
+        .testTarget(
+            name: "BlueALSATests",
+            dependencies: ["ALSABackend", "GlassesEmulator", "AudioBackend", "AudioCore", "Routing", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),
         .testTarget(
             name: "GlassesEmulatorTests",

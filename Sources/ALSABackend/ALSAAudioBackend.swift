@@ -18,6 +18,8 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
     public let defaultPCM: String
     public let captureBuffer: ALSABufferSettings
     public let playbackBuffer: ALSABufferSettings
+    /// BlueALSA on the system bus, whose PCMs are this backend's Bluetooth endpoints.
+    public let blueALSA: BlueALSAClient?
     let logger: Logger
     private let hub = RouteEventHub()
     private let streamHub = ALSAStreamEventHub()
@@ -36,9 +38,11 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
     ///   - defaultPCM: the PCM streams open when none is named; it must be defined.
     ///   - captureBuffer, playbackBuffer: period and buffer of the PCMs opened.
     ///   - pollInterval: how often cards and configuration files are checked for changes.
+    ///   - blueALSA: BlueALSA's client: its devices and PCMs join this backend's, its changes
+    ///     its events.
     public init(
         files: ALSAConfigFiles = .system(), defaultPCM: String = "default", captureBuffer: ALSABufferSettings = .voice, playbackBuffer: ALSABufferSettings = .media,
-        pollInterval: Duration = .milliseconds(500), logger: Logger = Logger(label: "alsa", factory: { _ in SwiftLogNoOpLogHandler() })
+        pollInterval: Duration = .milliseconds(500), blueALSA: BlueALSAClient? = nil, logger: Logger = Logger(label: "alsa", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         try captureBuffer.validate()
         try playbackBuffer.validate()
@@ -47,30 +51,39 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
         self.captureBuffer = captureBuffer
         self.playbackBuffer = playbackBuffer
         self.logger = logger
+        self.blueALSA = blueALSA
         let tree = try ALSAConfigTree(files: files)
         let endpoints = ALSAEndpointCatalog.endpoints(cards: ALSACard.present(), definitions: tree.pcmDefinitions())
         state = Mutex(State(tree: tree, stamps: files.stamps(), endpoints: endpoints))
         try requireDefined(defaultPCM)
         // The watcher holds the backend only while it rescans, so dropping the backend ends it.
+        let bluetooth = blueALSA?.events()
         watcher.withLock {
-            $0 = Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: pollInterval)
-                    guard !Task.isCancelled, let self else { return }
-                    self.rescan()
-                }
+            $0 = Task { [weak self, hub] in
+                // BlueALSA's changes go out as they come; the card and file poll runs beside them.
+                async let forwarded: Void = { if let bluetooth { for await event in bluetooth { hub.broadcast([event]) } } }()
+                await Self.poll(every: pollInterval) { [weak self] in self?.rescan() != nil }
+                _ = await forwarded
             }
+        }
+    }
+
+    /// Runs `rescan` every `interval` until the task is cancelled or `rescan` says the backend is gone.
+    private static func poll(every interval: Duration, _ rescan: @Sendable () -> Bool) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            guard !Task.isCancelled, rescan() else { return }
         }
     }
 
     deinit { watcher.withLock { $0?.cancel() } }
 
-    /// ALSA has no Bluetooth device model of its own (BlueALSA's PCMs are endpoints).
-    public func devices() async throws -> [Device] { [] }
+    /// The Bluetooth devices BlueALSA has PCMs for (ALSA itself knows no devices).
+    public func devices() async throws -> [Device] { blueALSA?.model.devices ?? [] }
 
     public func endpoints() async throws -> [AudioEndpoint] {
         rescan()
-        return state.withLock { $0.endpoints }
+        return state.withLock { $0.endpoints } + (blueALSA?.model.endpoints ?? [])
     }
 
     public func events() async -> AsyncStream<RouteEvent> { hub.subscribe() }
@@ -126,6 +139,7 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
 
     public func shutdown() async {
         watcher.withLock { $0?.cancel() }
+        blueALSA?.shutdown()
         hub.finishAll()
         streamHub.finishAll()
     }
@@ -135,13 +149,20 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
         try requireDefined(name)
         let tree = state.withLock { $0.tree }
         let (streamHub, logger) = (streamHub, logger)
-        do {
+        func attempt(_ name: String) throws(ALSAError) -> ALSAPCM {
             let pcm = try ALSAPCM(name: name, direction: direction, format: format, buffer: buffer, configuration: tree) { event in
                 logger.warning("\(event)")
                 streamHub.broadcast(event)
             }
             logger.debug("opened \(name) for \(direction.rawValue): \(format), period \(pcm.periodFrames), buffer \(pcm.bufferFrames) frames")
             return pcm
+        }
+        do {
+            return try attempt(name)
+        } catch where error.operation.hasPrefix("configure") && !name.hasPrefix("plug") {
+            // A PCM with one rate and format (BlueALSA's, a card's hw:) gets ALSA's plug layer,
+            // which converts; a PCM that refuses even that is refused with the first reason.
+            do { return try attempt("plug:'\(name)'") } catch _ { throw BackendError(error.description) }
         } catch {
             throw BackendError(error.description)
         }

@@ -69,7 +69,16 @@ public final class BackendSession: Sendable {
                 throw BackendError("cannot reach the PulseAudio server \(server): \(error)")
             }
         case .alsa:
-            return BackendSession(backend: try ALSAAudioBackend(defaultPCM: settings.device ?? "default"), kind: kind, reason: reason)
+            // BlueALSA's PCMs are followed whenever a system bus answers (BlueALSA may start later).
+            let blueALSA = try? await BlueALSAClient.connect(busAddress: settings.systemBus)
+            let note = blueALSA == nil ? "no system bus: BlueALSA's PCMs are not followed" : "BlueALSA followed on the system bus"
+            do {
+                let backend = try ALSAAudioBackend(defaultPCM: settings.device ?? "default", blueALSA: blueALSA)
+                return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: note)
+            } catch {
+                blueALSA?.shutdown()
+                throw error
+            }
         case .simulated:
             return try simulatedSession(settings, reason: reason)
         }
