@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
+        // Preloaded into a bluealsa on the emulator's bus (see Sources/BlueALSAHCIShim).
+        .library(name: "BlueALSAHCIShim", type: .dynamic, targets: ["BlueALSAHCIShim"]),
     ],
     dependencies: [
         .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,6 +44,7 @@ let package = Package(
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
 
+        .target(name: "BlueALSAHCIShim"),
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
@@ -152,7 +155,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "BlueALSATests",
-            dependencies: ["ALSABackend", "GlassesEmulator", "AudioBackend", "AudioCore", "Routing", "TestKit",
+            dependencies: ["ALSABackend", "GlassesEmulator", "Voice", "AudioBackend", "AudioCore", "Routing", "TestKit",
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),

@@ -27,7 +27,9 @@ public final class GlassesEmulator: Sendable {
 
     /// BlueZ's object path for the glasses: `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
     public var devicePath: String { BluezPath.device(adapter: Self.adapterPath, address: glasses.address) }
-    var cardPath: String { "/hfp" + devicePath }
+    /// oFono's short card path: BlueALSA keeps `"/ofono" + path` in 32 characters and a longer
+    /// one is cut (its `Connect` then fails with UnknownObject).
+    var cardPath: String { "/card_1" }
 
     /// Takes the `org.bluez` and `org.ofono` names on the bus at `busAddress` and publishes
     /// the adapter and the (paired, not yet connected) glasses.

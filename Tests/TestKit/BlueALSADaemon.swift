@@ -42,10 +42,20 @@ public final class BlueALSADaemon: @unchecked Sendable {
     /// What bluealsa logged so far.
     public var log: String { (try? String(contentsOfFile: directory.path("bluealsa.log"), encoding: .utf8)) ?? "" }
 
+    /// SIGTERM, then SIGKILL if it has not gone within about 2 s: a BlueALSA 4.0 whose SCO
+    /// threads wedged (see docs/bluealsa.md) does not end on SIGTERM.
     public func stop() {
         guard let pid else { return }
         kill(pid, SIGTERM)
+        if !Poll.until({ hasExited(pid) }, attempts: 40) { kill(pid, SIGKILL) }
         Run.wait(for: pid)
         self.pid = nil
+    }
+
+    /// The LD_PRELOAD library answering libbluetooth's adapter lookups (Sources/BlueALSAHCIShim),
+    /// from the build folder; nil when it was not built.
+    public static var hciShim: String? {
+        let path = Run.productPath("libBlueALSAHCIShim.so")
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 }
