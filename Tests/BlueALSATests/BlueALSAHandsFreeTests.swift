@@ -61,4 +61,40 @@ struct BlueALSAHandsFreeTests {
         #expect(speech.reduce(0) { $0 + $1.upperBound - $1.lowerBound } < recorded.duration - 0.5, "\(speech)")
         await rig.close()
     }
+
+    @Test("folding the glasses mid-capture ends the voice session with deviceNotConnected, keeps what was recorded, removes the PCMs")
+    func foldMidCapture() async throws {
+        let rig = try await BlueALSARig(handsFree: true)
+        try rig.emulator.audio.setMic(Signals.sine(frequency: 600, rate: 8000, seconds: 1, amplitude: 0.3), loop: true)
+        let events = await rig.backend.events()
+        try await rig.waitForEndpoint(BlueALSARig.scoName, .source, in: events)
+        let directory = TemporaryDirectory()
+        let out = directory.path("folded.wav")
+        var started: pid_t?
+        for _ in 1...3 {  // BlueALSA 4.0's SCO start race, as in voiceCapture
+            try? FileManager.default.removeItem(atPath: directory.path("record.log"))
+            try await rig.emulator.openVoiceLinkFromGlasses()
+            let pid = try Run.background(
+                Run.productPath("glasses-audio"), ["record", "--backend", "alsa", "--seconds", "20", "--timeout", "4", out],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": rig.bus.address], logPath: directory.path("record.log"))
+            // Set-up, not an assertion: audio is reaching the file (or the try failed).
+            let flowing = try await offCooperativePool {
+                Poll.until({ ((try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? Int ?? 0) > 16000 }, giveUpIf: {
+                    ((try? String(contentsOfFile: directory.path("record.log"), encoding: .utf8)) ?? "").contains("error:")
+                })
+            }
+            if flowing { started = pid; break }
+            _ = try await offCooperativePool { Run.wait(for: pid) }
+        }
+        let pid = try #require(started, "no try got audio flowing: \(rig.bluealsa.log.suffix(1500))")
+        try rig.emulator.disconnect()
+        let status = try await offCooperativePool { Run.wait(for: pid) }
+        let log = (try? String(contentsOfFile: directory.path("record.log"), encoding: .utf8)) ?? ""
+        #expect(status == 1, "\(log.suffix(800))")
+        #expect(log.contains("Device not connected"), "\(log.suffix(800))")
+        #expect(try WAVFile.read(out).duration > 0.5)
+        _ = try await firstMatch(events) { if case .deviceGone(DeviceIdentifier(address)) = $0 { () } else { nil } }
+        #expect(try await rig.backend.endpoints().allSatisfy { $0.device == nil })
+        await rig.close()
+    }
 }
