@@ -190,9 +190,9 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Diagnostics",
-            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "AudioBackend", "Routing", "CBluetooth"],
+            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "ALSABackend", "BackendSelection", "AudioBackend", "Routing", "CBluetooth"],
             swiftSettings: strict),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "Routing"], swiftSettings: strict),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "ALSABackend", "Routing"], swiftSettings: strict),
         .executableTarget(
             name: "FoldBench",
             dependencies: [

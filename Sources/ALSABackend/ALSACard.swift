@@ -32,7 +32,7 @@ public struct ALSACard: Sendable, Hashable {
 
     /// The cards present now (`snd_card_next`), each with its PCM devices (`snd_ctl_pcm_next_device`).
     /// A card that cannot be opened (going away this instant) is left out.
-    static func present() -> [ALSACard] {
+    public static func present() -> [ALSACard] {
         var cards: [ALSACard] = []
         var index: Int32 = -1
         while snd_card_next(&index) >= 0, index >= 0 {

@@ -84,6 +84,11 @@ public final class BackendSession: Sendable {
         }
     }
 
+    /// Which backend ``open(_:)`` would pick for `settings`, and why, without opening it.
+    public static func choice(_ settings: BackendSettings) async throws -> (kind: BackendKind, reason: String) {
+        try await choose(settings)
+    }
+
     private static func choose(_ settings: BackendSettings) async throws -> (BackendKind, String) {
         if let chosen = settings.kind { return (chosen, "asked for") }
         if let value = ProcessInfo.processInfo.environment["GLASSES_AUDIO_BACKEND"], !value.isEmpty {
