@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "RouteServiceTests",
             dependencies: [
-                "RouteService", "Simulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "RouteService", "Simulator", "PulseBackend", "ALSABackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -193,6 +193,13 @@ let package = Package(
             dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "ALSABackend", "BackendSelection", "AudioBackend", "Routing", "CBluetooth"],
             swiftSettings: strict),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "ALSABackend", "Routing"], swiftSettings: strict),
+        .executableTarget(
+            name: "ALSABench",
+            dependencies: [
+                "ALSABackend", "PulseBackend", "GlassesEmulator", "RouteService", "Voice", "AudioBackend", "AudioCore", "Routing",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/ALSABench", swiftSettings: strict),
         .executableTarget(
             name: "FoldBench",
             dependencies: [

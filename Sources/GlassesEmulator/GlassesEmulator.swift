@@ -1,5 +1,5 @@
 import BluetoothIDs
-public import AudioCore
+import AudioCore
 import DBusKit
 import Foundation
 public import Logging
@@ -70,6 +70,10 @@ public final class GlassesEmulator: Sendable {
 
     /// Whether the glasses are connected (on, unfolded, in range).
     public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Whether a sound server has registered an A2DP endpoint with "BlueZ" (BlueALSA without
+    /// hands-free registers no oFono agent).
+    public var mediaEndpointRegistered: Bool { state.withLock { $0.soundServer?.endpoint != nil } }
 
     /// Whether a sound server has registered with "BlueZ" for media and with "oFono" for calls.
     public var soundServerRegistered: Bool { state.withLock { $0.soundServer != nil && $0.agent != nil } }
