@@ -156,6 +156,10 @@ final class ALSAPCM: @unchecked Sendable {
         if code != -EINTR { onEvent(.xrunRecovered(pcm: name, direction: direction, error: String(cString: snd_strerror(code)))) }
     }
 
+    /// Frames ready to read (capture) or room to write (playback), or a negative errno:
+    /// `-EPIPE` once the PCM has overrun or underrun (`snd_pcm_avail`).
+    func available() -> Int { Int(snd_pcm_avail(handle)) }
+
     /// Plays out what was written; starts the stream first if it never filled to its threshold.
     func drain() throws(ALSAError) {
         if snd_pcm_state(handle) == SND_PCM_STATE_PREPARED { snd_pcm_start(handle) }

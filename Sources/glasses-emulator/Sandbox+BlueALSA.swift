@@ -8,7 +8,7 @@ extension Sandbox {
     func startBlueALSA() throws {
         let shim = Self.hciShimPath()
         guard let shim else {
-            throw SandboxError("libBlueALSAHCIShim.so is not next to glasses-emulator; build it with swift build (it is a product of this package)")
+            throw SandboxError("libBlueALSAHCIShim.so is neither next to glasses-emulator nor in ../lib/glasses-audio; build it with swift build (a product of this package) or make install")
         }
         children.append(try spawn(
             "bluealsa", ["-p", "a2dp-source", "-p", "hfp-ofono", "--keep-alive=60"],
@@ -18,10 +18,14 @@ extension Sandbox {
         }
     }
 
-    /// The shim SwiftPM builds beside the executables.
+    /// The shim: beside the executable (SwiftPM's build folder), or where `make install` puts it
+    /// (`../lib/glasses-audio/`).
     static func hciShimPath() -> String? {
-        guard let executable = Bundle.main.executableURL else { return nil }
-        let path = executable.deletingLastPathComponent().appendingPathComponent("libBlueALSAHCIShim.so").path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let folder = executable.deletingLastPathComponent()
+        return [
+            folder.appendingPathComponent("libBlueALSAHCIShim.so").path,
+            folder.deletingLastPathComponent().appendingPathComponent("lib/glasses-audio/libBlueALSAHCIShim.so").path,
+        ].first { FileManager.default.fileExists(atPath: $0) }
     }
 }

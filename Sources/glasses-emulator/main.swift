@@ -12,9 +12,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         abstract: "Emulate Bluetooth glasses: a fake BlueZ and oFono that a real PulseAudio takes for an adapter with glasses.",
         discussion: """
             Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules (--sound-server \
-            pipewire: PipeWire, WirePlumber and pipewire-pulse), and prints \
+            pipewire: PipeWire, WirePlumber and pipewire-pulse; --sound-server bluealsa: BlueALSA for the ALSA backend), and prints \
             the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, battery N \
-            (percent, 0-100), status, wait server (until a sound server registered), quit.
+            (percent, 0-100), status, voice (the glasses open the voice link), wait server (until a sound server registered), quit.
             Example:
               glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses-what-time.wav --loop --echo-db -10
               PULSE_SERVER=<printed> glasses-audio monitor
