@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://gh.hhj520.top/apple/swift-log", from: "1.6.0"),
         .package(url: "https://gh.hhj520.top/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://gh.hhj520.top/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://gh.hhj520.top/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // libpulse.pc adds -D_REENTRANT/-pthread, which SwiftPM refuses; its headers need no flags.
@@ -190,5 +193,42 @@ let package = Package(
             ],
             path: "bench/FoldBench", swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
+    
+        // Wyoming (issue 11): the pure codec and events, the TCP server (satellite for Home
+        // Assistant and wake-word service), and the WebSocket backend for custom assistants.
+        .target(name: "Wyoming", swiftSettings: strict),
+        .target(
+            name: "WyomingServer",
+            dependencies: [
+                "Wyoming", "Assistant", "Voice", "AudioCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "AssistantSocket",
+            dependencies: [
+                "Assistant", "AudioCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "WyomingTests", dependencies: ["Wyoming"], swiftSettings: strict),
+        .testTarget(
+            name: "WyomingServerTests",
+            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "AudioCore", "Speech", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Resources")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AssistantSocketTests",
+            dependencies: ["AssistantSocket", "Assistant", "AudioCore", "TestKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Resources")],
+            swiftSettings: strict),
     ]
 )
