@@ -219,16 +219,14 @@ let package = Package(
         .testTarget(name: "WyomingTests", dependencies: ["Wyoming"], swiftSettings: strict),
         .testTarget(
             name: "WyomingServerTests",
-            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "AudioCore", "Speech", "TestKit",
+            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "VoiceTraining", "AudioCore", "TestKit",
                 .product(name: "Logging", package: "swift-log")],
-            resources: [.copy("Resources")],
             swiftSettings: strict),
         .testTarget(
             name: "AssistantSocketTests",
             dependencies: ["AssistantSocket", "Assistant", "AudioCore", "TestKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log")],
-            resources: [.copy("Resources")],
             swiftSettings: strict),
     ]
 )

@@ -19,8 +19,9 @@ struct WyomingFrameDecoderTests {
 
     @Test func readsWhatPythonWrites() throws {
         // Bytes as wyoming 1.10.2's write_event produces them (data separate, then payload).
-        let stream = bytes("{\"type\": \"audio-chunk\", \"version\": \"1.10.2\", \"data_length\": 50, \"payload_length\": 4}\n")
-            + bytes("{\"rate\": 16000, \"width\": 2, \"channels\": 1, \"ts\": 0}") + [1, 0, 255, 255]
+        let data = bytes("{\"rate\": 16000, \"width\": 2, \"channels\": 1, \"timestamp\": 0}")
+        let stream = bytes("{\"type\": \"audio-chunk\", \"version\": \"1.10.2\", \"data_length\": \(data.count), \"payload_length\": 4}\n")
+            + data + [1, 0, 255, 255]
             + bytes("{\"type\": \"ping\", \"data\": {\"text\": \"hi\"}}\n")
         let frames = try decodeByteByByte(stream)
         #expect(frames.count == 2)
