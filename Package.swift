@@ -225,6 +225,7 @@ let package = Package(
         .testTarget(
             name: "AssistantSocketTests",
             dependencies: ["AssistantSocket", "Assistant", "AudioCore", "TestKit",
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
