@@ -217,6 +217,15 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "WyomingTests", dependencies: ["Wyoming"], swiftSettings: strict),
+        .executableTarget(
+            name: "WyomingBench",
+            dependencies: [
+                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "AudioCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/WyomingBench", swiftSettings: strict),
         .testTarget(
             name: "WyomingServerTests",
             dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "VoiceTraining", "AudioCore", "TestKit",
