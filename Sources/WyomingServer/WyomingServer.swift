@@ -66,16 +66,22 @@ public final class WyomingServer: Service, Sendable {
             mic: .voice, snd: configuration.speakerFormat, wakeWords: words)
     }
 
+    /// Serves until graceful shutdown (or cancellation), which closes the listener and every
+    /// connection; a shutdown is a normal end, not an error.
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await self.listener.executeThenClose { inbound in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await connection in inbound {
-                        let peer = self.peerIDs.next()
-                        group.addTask { await self.serve(connection, peer: peer) }
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await self.listener.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        for try await connection in inbound {
+                            let peer = self.peerIDs.next()
+                            group.addTask { await self.serve(connection, peer: peer) }
+                        }
                     }
                 }
             }
+        } catch is CancellationError {
+            logger.info("wyoming: stopped")
         }
     }
 
