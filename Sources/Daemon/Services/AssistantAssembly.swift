@@ -1,9 +1,9 @@
 import Assistant
-public import AssistantService
+import AssistantService
 import Foundation
 import LocalAssistant
-public import Logging
-public import RouteService
+import Logging
+import RouteService
 import Speech
 import Store
 import Voice
