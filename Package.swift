@@ -266,8 +266,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .executableTarget(name: "glasses-audiod", dependencies: ["Daemon"], swiftSettings: strict),
+        .executableTarget(
+            name: "glasses-audiod",
+            dependencies: [
+                "Daemon", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Store", "TestKit", "AudioCore"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )

@@ -76,11 +76,11 @@ public struct DaemonContext: Sendable {
                 store: store, wyoming: wyoming, sockets: assistantSockets,
                 logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         } catch {
-            try? await session.close()
+            _ = try? await session.close()
             throw DaemonError("the assistant cannot start: \(error)")
         }
         return DaemonContext(
-            configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger),
+            configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
             assistantSockets: assistantSockets)

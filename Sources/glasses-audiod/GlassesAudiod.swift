@@ -2,6 +2,8 @@ import ArgumentParser
 import Daemon
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 
 /// `glasses-audiod`: parses, builds, runs (the work is in the Daemon library).
 @main
@@ -26,8 +28,10 @@ struct GlassesAudiod: AsyncParsableCommand {
         let level = configuration.logLevel
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
         let logger = Logger(label: "glasses-audiod")
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         do {
-            try await Daemon.run(configuration, logger: logger)
+            try await Daemon.run(configuration, logger: logger, metrics: metrics)
         } catch {
             logger.critical("\(error)")
             throw ExitCode(1)

@@ -1,4 +1,4 @@
-public import AudioBackend
+import AudioBackend
 import AudioCore
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+public import Prometheus
 public import Store
 
 /// Route changes, session states and voice events for every subscriber (SSE clients, the
@@ -9,13 +10,15 @@ public import Store
 public actor EventBus {
     private let store: Store
     private let logger: Logger
+    private let metrics: PrometheusCollectorRegistry
     private var subscribers: [Int: AsyncStream<StoredEvent>.Continuation] = [:]
     private var nextSubscriber = 0
     private var closed = false
 
-    public init(store: Store, logger: Logger) {
+    public init(store: Store, logger: Logger, metrics: PrometheusCollectorRegistry) {
         self.store = store
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Logs and hands out one event; returns it with its id (`nil` if it could not be logged).
@@ -31,6 +34,10 @@ public actor EventBus {
             logger.error("event \(type) not logged: \(error)")
             return nil
         }
+        metrics.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "glasses_audiod", metricName: "events", unitName: "total", helpText: "Events published, by type"),
+            labels: [("type", type)]
+        ).increment()
         for continuation in subscribers.values { continuation.yield(event) }
         return event
     }

@@ -1,6 +1,6 @@
 import AssistantSocket
 import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 
 /// Reads a request's JSON body within the configured limit: 413 over it, 400 naming the
 /// field for anything a client got wrong (not JSON, a missing field, a wrong type).
@@ -9,7 +9,7 @@ enum JSONBody {
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, "the request body is over \(limit) bytes")
         }
         guard buffer.readableBytes > 0 else { throw APIError.badRequest("a JSON body is needed, e.g. \(example)") }

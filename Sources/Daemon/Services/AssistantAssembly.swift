@@ -1,10 +1,10 @@
 import Assistant
 import AssistantSocket
-public import AssistantService
+import AssistantService
 import Foundation
 import LocalAssistant
-public import Logging
-public import RouteService
+import Logging
+import RouteService
 import Speech
 import Store
 import Voice

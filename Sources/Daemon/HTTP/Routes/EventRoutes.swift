@@ -23,7 +23,8 @@ struct EventRoutes {
             let resume = try Self.lastEventID(request)
             let live = await context.events.subscribe()  // before the replay, so nothing falls between
             let missed = try resume.map { try context.store.events(after: $0, limit: 100_000) } ?? []
-            let clients = context.metrics.makeGauge(name: "glasses_audiod_sse_clients", help: "Clients following /api/events")
+            let clients = context.metrics.makeGauge(
+                descriptor: MetricNameDescriptor(namespace: "glasses_audiod", metricName: "sse", unitName: "clients", helpText: "Clients following /api/events"))
             let body = ResponseBody { writer in
                 clients.increment()
                 defer { clients.decrement() }

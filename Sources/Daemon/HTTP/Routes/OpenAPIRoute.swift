@@ -7,7 +7,7 @@ struct OpenAPIRoute {
         router.get("/api/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml + "\n")))
         }
     }
 }
