@@ -24,7 +24,12 @@ struct WyomingBench {
         var lagP95Ms: Double
         var lagMaxMs: Double
         var cpuPercent: Double
+        /// CPU per stream, in % of one core (whole process: server and the clients' framing).
+        var cpuPerStreamPercent: Double
+        /// How many streams `nproc` cores would carry at that cost.
+        var capacity: Int
         var realTime: Bool
+        var loadAverage: Double
     }
 
     static func main() async throws {
@@ -48,14 +53,17 @@ struct WyomingBench {
 
         var results: [Result] = []
         for count in counts {
-            let result = try await run(streams: count, passes: passes, pcm: pcm, port: server.port, lagLimit: lagLimit)
+            let result = try await run(
+                streams: count, passes: passes, pcm: pcm, seconds: sample.duration, port: server.port, lagLimit: lagLimit)
             results.append(result)
             if !arguments.contains("--json") {
                 print(
                     String(
-                        format: "%4d streams: lag median %6.1f ms, p95 %7.1f ms, max %7.1f ms; %d/%d passes detected; CPU %5.1f%% -> %@",
+                        format:
+                            "%4d streams: lag median %6.1f ms, p95 %7.1f ms, max %7.1f ms; %d/%d passes detected; CPU %5.1f%% (%.2f%% a stream, %d streams on %d cores) -> %@ (load average %.1f)",
                         result.streams, result.lagMedianMs, result.lagP95Ms, result.lagMaxMs, result.detectedPasses, result.streams * result.passes,
-                        result.cpuPercent, result.realTime ? "real time" : "falls behind"))
+                        result.cpuPercent, result.cpuPerStreamPercent, result.capacity, ProcessInfo.processInfo.activeProcessorCount,
+                        result.realTime ? "real time" : "falls behind", result.loadAverage))
             }
         }
         if arguments.contains("--json") {
@@ -68,7 +76,7 @@ struct WyomingBench {
 
     /// One load level: `streams` clients started 64 ms / streams apart, each sending `passes`
     /// passes of the phrase in real time.
-    static func run(streams: Int, passes: Int, pcm: [UInt8], port: Int, lagLimit: Double) async throws -> Result {
+    static func run(streams: Int, passes: Int, pcm: [UInt8], seconds: Double, port: Int, lagLimit: Double) async throws -> Result {
         let cpuStart = cpuSeconds()
         let wallStart = ContinuousClock.now
         var lags: [Double] = []
@@ -90,9 +98,14 @@ struct WyomingBench {
         let sorted = lags.sorted()
         func quantile(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q))] }
         let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        let perStream = cpu / (Double(streams * passes) * seconds) * 100
+        var load = [Double](repeating: 0, count: 1)
+        getloadavg(&load, 1)
         return Result(
             streams: streams, passes: passes, detectedPasses: hits, lagMedianMs: quantile(0.5), lagP95Ms: quantile(0.95), lagMaxMs: sorted.last ?? 0,
-            cpuPercent: cpu / wallSeconds * 100, realTime: quantile(0.95) < lagLimit && hits == streams * passes)
+            cpuPercent: cpu / wallSeconds * 100, cpuPerStreamPercent: perStream,
+            capacity: Int(Double(ProcessInfo.processInfo.activeProcessorCount * 100) / perStream),
+            realTime: quantile(0.95) < lagLimit && hits == streams * passes, loadAverage: load[0])
     }
 
     /// One client: returns the server lag after each pass (ms) and the passes with a detection.
