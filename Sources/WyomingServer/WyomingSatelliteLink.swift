@@ -16,11 +16,13 @@ public actor WyomingSatelliteLink {
     /// The command with Home Assistant, and what has come back for it.
     private struct PendingRun {
         var peer: Int
+        var number: Int
         var heard = ""
         var answer = ""
         var ttsFormat: WyomingAudioFormat?
         var tts: [UInt8] = []
-        var continuation: CheckedContinuation<AssistantReply, any Error>?
+        /// Where the reply goes; it may come before the sender waits for it.
+        var reply: AsyncThrowingStream<AssistantReply, any Error>.Continuation
     }
 
     public let port: Int
@@ -29,6 +31,7 @@ public actor WyomingSatelliteLink {
     private var pending: PendingRun?
     /// The peer whose reply is playing (gets `played`).
     private var playingFor: Int?
+    private var commands = 0
 
     public init(port: Int) {
         self.port = port
@@ -90,24 +93,18 @@ public actor WyomingSatelliteLink {
         guard let peer = running, let client = peers[peer] else { throw WyomingSatelliteError.notConnected(port: port) }
         guard !client.paused else { throw WyomingSatelliteError.paused }
         guard pending == nil else { throw WyomingSatelliteError.busy }
-        pending = PendingRun(peer: peer)
+        let (replies, reply) = AsyncThrowingStream.makeStream(of: AssistantReply.self)
+        commands += 1
+        let number = commands
+        pending = PendingRun(peer: peer, number: number, reply: reply)
+        defer { if pending?.number == number { pending = nil } }
         do {
             for event in Self.events(for: utterance) { try await client.send(event) }
         } catch {
-            if pending?.peer == peer { pending = nil }
             throw WyomingSatelliteError.disconnected
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard pending?.peer == peer, pending?.continuation == nil else {
-                    return continuation.resume(throwing: WyomingSatelliteError.disconnected)
-                }
-                pending?.continuation = continuation
-                if Task.isCancelled { cancelPending() }
-            }
-        } onCancel: {
-            Task { await self.cancelPending() }
-        }
+        for try await answer in replies { return answer }
+        throw WyomingSatelliteError.timedOut(seconds: 0)  // cancelled: the backend's timeout
     }
 
     /// The reply finished playing: tell Home Assistant (`played`).
@@ -115,10 +112,6 @@ public actor WyomingSatelliteLink {
         guard let peer = playingFor, let client = peers[peer] else { return }
         playingFor = nil
         try? await client.send(.played)
-    }
-
-    private func cancelPending() {
-        finish(throwing: .timedOut(seconds: 0))
     }
 
     private func finishWithReply() {
@@ -131,13 +124,13 @@ public actor WyomingSatelliteLink {
             audio = format.channels == 1 ? buffer : ChannelMixer.mixdownToMono(buffer)
         }
         playingFor = run.peer
-        run.continuation?.resume(returning: AssistantReply(heard: run.heard, answer: run.answer, audio: audio))
+        run.reply.yield(AssistantReply(heard: run.heard, answer: run.answer, audio: audio))
     }
 
     private func finish(throwing error: WyomingSatelliteError) {
         guard let run = pending else { return }
         pending = nil
-        run.continuation?.resume(throwing: error)
+        run.reply.finish(throwing: error)
     }
 
     /// What a local-wake satellite sends for one command (wyoming-satellite's order: the
