@@ -23,6 +23,7 @@ extension Monitor {
                         seen += 1
                         if let count, seen >= count { return }
                     }
+                    if Task.isCancelled { return }
                     throw CLIError("glasses-audiod closed the event stream (it stopped)")
                 }
                 if let seconds { group.addTask { try await Task.sleep(for: seconds) } }
