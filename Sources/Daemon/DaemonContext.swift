@@ -86,10 +86,11 @@ public struct DaemonContext: Sendable {
             assistantSockets: assistantSockets)
     }
 
-    /// After the services stopped: the backend closes (the simulated speaker's recording is
-    /// saved), the event bus ends its subscriptions.
+    /// After the services stopped: the event bus ends its subscriptions, the store's log is
+    /// checkpointed into its file, the backend closes (the simulated speaker's recording is saved).
     public func close() async {
         await events.close()
+        do { try store.checkpoint() } catch { logger.warning("the store's write-ahead log was not checkpointed: \(error)") }
         do {
             if let saved = try await session.close() { logger.info("\(saved)") }
         } catch {

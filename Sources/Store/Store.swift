@@ -31,6 +31,12 @@ public final class Store: Sendable {
         try pool.read { db in try StoreMigrations.migrator.appliedIdentifiers(db).sorted() }
     }
 
+    /// Moves everything in the write-ahead log into the database file (on shutdown: the
+    /// file alone then holds every setting).
+    public func checkpoint() throws {
+        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    }
+
     // MARK: - Settings
 
     /// The settings, or the defaults for what was never set.

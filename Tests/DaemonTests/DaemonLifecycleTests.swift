@@ -92,6 +92,24 @@ extension DaemonSuites {
             #expect(ended.status == 0, "the event stream was still open after the daemon stopped")
         }
 
+        @Test("under systemd: READY once it listens, WATCHDOG at half the timeout, STOPPING on SIGTERM; journald priorities")
+        func systemdNotify() async throws {
+            let directory = TemporaryDirectory()
+            let socket = try NotifySocket(path: directory.path("notify"))
+            defer { socket.close() }
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"),
+                environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "400000", "JOURNAL_STREAM": "8:1234"])
+            #expect(try await offCooperativePool { socket.waitFor("READY=1") }, "\(socket.received)")
+            #expect(socket.received.first { $0.contains("READY=1") }?.contains("STATUS=listening on 127.0.0.1:\(daemon.port)") == true)
+            #expect(try await offCooperativePool { Poll.until { socket.received.filter { $0 == "WATCHDOG=1" }.count >= 2 } }, "\(socket.received)")
+            #expect(!socket.received.contains { $0.contains("STOPPING=1") })
+            let output = try await daemon.stop(SIGTERM)
+            #expect(output.status == 0)
+            #expect(socket.received.contains { $0.contains("STOPPING=1") }, "\(socket.received)")
+            #expect(output.stderr.contains("<6>glasses-audiod: stopped"), "\(output.stderr.suffix(500))")
+        }
+
         static func ids(_ text: String) -> [Int64] {
             text.split(separator: "\n").compactMap { line in line.hasPrefix("id: ") ? Int64(line.dropFirst(4)) : nil }
         }

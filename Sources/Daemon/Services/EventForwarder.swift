@@ -63,10 +63,14 @@ struct EventForwarder: Service {
     }
 
     static func fields(_ event: AssistantEvent) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["time": .number(event.time)]
+        var fields: [String: JSONValue] = ["time": .number(rounded(event.time))]
         if let text = event.text { fields["text"] = .string(text) }
-        if let duration = event.duration { fields["duration"] = .number(duration) }
-        if let score = event.score { fields["score"] = .number(score) }
+        if let duration = event.duration { fields["duration"] = .number(rounded(event.duration ?? duration)) }
+        if let score = event.score { fields["score"] = .number(rounded(score)) }
         return fields
+    }
+
+    /// Milliseconds are enough for a person or a client.
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 import TestKit
 
 /// `glasses-audiod` started as a real process on a free port with its own data directory,
@@ -13,6 +14,7 @@ final class DaemonProcess: Sendable {
     let port: Int
     let key: String
     let dataDirectory: String
+    private let stopped = Mutex(false)
 
     struct Reply: Sendable {
         var status: Int
@@ -94,8 +96,17 @@ final class DaemonProcess: Sendable {
         return try Child("curl", arguments)
     }
 
+    /// A test that ended early (a failed `#require`) leaves no daemon behind.
+    deinit {
+        if !stopped.withLock({ $0 }) {
+            child.signal(SIGKILL)
+            _ = child.finish(hangGuard: .seconds(5))
+        }
+    }
+
     /// Sends `signal` and waits for the daemon to end.
     func stop(_ signal: Int32 = SIGTERM) async throws -> Run.Output {
+        stopped.withLock { $0 = true }
         child.signal(signal)
         return try await offCooperativePool { [child] in child.finish(hangGuard: .seconds(30)) }
     }

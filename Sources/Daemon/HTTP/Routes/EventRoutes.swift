@@ -76,6 +76,6 @@ struct EventRoutes {
     /// One event in the text/event-stream format.
     static func format(_ event: StoredEvent) -> String {
         let time = event.time.formatted(.iso8601)
-        return "id: \(event.id)\nevent: \(event.type)\ndata: {\"type\":\"\(event.type)\",\"time\":\"\(time)\",\"data\":\(event.data)}\n\n"
+        return "id: \(event.id)\nevent: \(event.type)\ndata: {\"id\":\(event.id),\"type\":\"\(event.type)\",\"time\":\"\(time)\",\"data\":\(event.data)}\n\n"
     }
 }
