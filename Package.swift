@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .executable(name: "glasses-audio", targets: ["glasses-audio"]),
         .executable(name: "glasses-emulator", targets: ["glasses-emulator"]),
+        .executable(name: "glasses-audiod", targets: ["glasses-audiod"]),
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
@@ -28,6 +29,14 @@ let package = Package(
         .package(url: "https://gh.hhj520.top/apple/swift-log", from: "1.6.0"),
         .package(url: "https://gh.hhj520.top/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://gh.hhj520.top/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://gh.hhj520.top/apple/swift-nio", from: "2.81.0"),
+        // glasses-audiod (issue 11): HTTP API, store, metrics; the WebSocket API is the Wyoming part's.
+        .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://gh.hhj520.top/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://gh.hhj520.top/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://gh.hhj520.top/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://gh.hhj520.top/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // libpulse.pc adds -D_REENTRANT/-pthread, which SwiftPM refuses; its headers need no flags.
@@ -215,5 +224,81 @@ let package = Package(
             ],
             path: "bench/RoundTripBench", swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
+    
+        // Wyoming (issue 11): the pure codec and events, the TCP server (satellite for Home
+        // Assistant and wake-word service), and the WebSocket backend for custom assistants.
+        .target(name: "Wyoming", swiftSettings: strict),
+        .target(
+            name: "WyomingServer",
+            dependencies: [
+                "Wyoming", "Assistant", "Voice", "AudioCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "AssistantSocket",
+            dependencies: [
+                "Assistant", "AudioCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "WyomingTests", dependencies: ["Wyoming"], swiftSettings: strict),
+        .executableTarget(
+            name: "WyomingBench",
+            dependencies: [
+                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "AudioCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/WyomingBench", swiftSettings: strict),
+        .testTarget(
+            name: "WyomingServerTests",
+            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "VoiceTraining", "AudioCore", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AssistantSocketTests",
+            dependencies: ["AssistantSocket", "Assistant", "AudioCore", "TestKit",
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+
+        // glasses-audiod (issue 11): the store, the daemon's library (configuration, services,
+        // HTTP API, events, systemd) and the executable that only parses, builds and runs.
+        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "Store", "BackendSelection", "RouteService", "AssistantService", "Assistant", "LocalAssistant", "Speech", "Voice",
+                "VoiceTraining", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
+                "Wyoming", "WyomingServer", "AssistantSocket",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "glasses-audiod",
+            dependencies: [
+                "Daemon", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )

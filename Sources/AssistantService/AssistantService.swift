@@ -46,6 +46,8 @@ public actor AssistantService {
         case input(AssistantInput)
         case frame(session: SessionID, AudioFrame)
         case played(AudioBuffer)
+        /// The backend answered (its audio, if any, plays in place of the text's synthesis).
+        case reply(AssistantReply)
         case stop
     }
 
@@ -81,6 +83,8 @@ public actor AssistantService {
     private var speaking: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
     private var finished = false
+    /// The backend's answer while it is being spoken (its audio is played instead of the text).
+    private var reply: AssistantReply?
 
     public init(
         routes: RouteService, backend: any AssistantBackend, synthesizer: any SpeechSynthesizer,
@@ -130,6 +134,11 @@ public actor AssistantService {
             case .input(let input): await handle(input)
             case .frame(let id, let frame): await process(frame, of: id)
             case .played(let buffer): await heard(played: buffer)
+            case .reply(let reply):
+                self.reply = reply
+                // Audio with no text still has to be played: the machine speaks only non-empty text.
+                let answer = reply.answer.isEmpty && reply.audio != nil ? "(audio reply)" : reply.answer
+                await handle(.reply(heard: reply.heard, answer: answer))
             case .stop: finished = true
             }
             if finished { break }
@@ -298,7 +307,7 @@ public actor AssistantService {
             do {
                 let reply = try await backend.respond(to: utterance)
                 do { try kept?.keep(utterance, reply: reply) } catch { logger.warning("the command could not be kept: \(error)") }
-                commands.yield(.input(.reply(heard: reply.heard, answer: reply.answer)))
+                commands.yield(.reply(reply))
             } catch {
                 commands.yield(.input(.replyFailed("\(backend.name): \(error)")))
             }
@@ -312,13 +321,21 @@ public actor AssistantService {
         }
         replyWatch = try? makePipeline()
         playedResampler = nil
-        speaking = Task { [routes, synthesizer, configuration, commands] in
+        let reply = self.reply
+        self.reply = nil
+        speaking = Task { [routes, synthesizer, configuration, commands, backend] in
             guard let stream = await routes.playback(for: session) else {
                 commands.yield(.input(.replyFinished(interrupted: true)))
                 return
             }
-            let chunks = synthesizer.speak(text, settings: configuration.speech)
+            let chunks: AsyncThrowingStream<AudioBuffer, any Error>
+            if let audio = reply?.audio {
+                chunks = AsyncThrowingStream { $0.yield(audio); $0.finish() }
+            } else {
+                chunks = synthesizer.speak(text, settings: configuration.speech)
+            }
             let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0)) })
+            if let reply, report?.interrupted == false { await backend.replyPlayed(reply) }
             guard !Task.isCancelled else { return }
             commands.yield(.input(.replyFinished(interrupted: report?.interrupted ?? true)))
         }

@@ -24,7 +24,13 @@ struct Monitor: AsyncParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
+    @Flag(help: "Follow a running glasses-audiod's events (route changes, sessions, voice) instead of a backend of its own.")
+    var daemon = false
+
+    @OptionGroup var connection: DaemonConnection
+
     func run() async throws {
+        if daemon { return try await followDaemon() }
         let session = try await BackendSession.open(backendOptions, quiet: json)
         let events = await session.backend.events()
         // The route engine runs beside the raw events, so its route changes (with their

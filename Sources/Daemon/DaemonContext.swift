@@ -1,0 +1,108 @@
+public import AssistantService
+public import AssistantSocket
+import AudioBackend
+public import BackendSelection
+import Foundation
+public import Logging
+public import Prometheus
+public import RouteService
+import Routing
+public import Store
+public import WyomingServer
+
+/// Everything the daemon's services share, opened once at start: the store, the event bus,
+/// the backend and its route service, the assistant, the API key, the metrics registry.
+/// Services take what they need from here; ``DaemonServices`` lists them.
+public struct DaemonContext: Sendable {
+    public let configuration: DaemonConfiguration
+    public let logger: Logger
+    public let store: Store
+    public let events: EventBus
+    public let session: BackendSession
+    public let routes: RouteService
+    public let assistant: AssistantService
+    public let assistantState: AssistantState
+    public let apiKey: APIKey
+    public let metrics: PrometheusCollectorRegistry
+    public let notifier: SystemdNotifier
+    public let startedAt: Date
+    /// The Wyoming satellite and wake-word server (bound at open), and what it reports.
+    public let wyoming: WyomingServer
+    public let wyomingNotices: AsyncStream<WyomingNotice>
+    /// The custom backends on `/api/assistant`.
+    public let assistantSockets: AssistantSocketHub
+
+    /// Opens everything in order; what was opened is closed again if a later step fails.
+    public static func open(
+        _ configuration: DaemonConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+    ) async throws -> DaemonContext {
+        let data = configuration.dataDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DaemonError("cannot create the data directory \(data): \(error.localizedDescription)")
+        }
+        let apiKey = try APIKey.loadOrCreate(in: data)
+        let store = try Store(path: (data as NSString).appendingPathComponent("glasses-audiod.sqlite"), eventRetention: configuration.eventRetention)
+        let settings = try store.settings()
+        let session: BackendSession
+        do {
+            session = try await BackendSession.open(configuration.backendSettings)
+        } catch {
+            throw DaemonError("no audio backend: \(error)")
+        }
+        for warning in session.warnings { logger.warning("\(warning)") }
+        logger.info("backend: \(session.kind.rawValue) (\(session.reason))")
+        let routes = RouteService(
+            backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy),
+            logger: Logger(label: "route", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+        let assistantState = AssistantState(settings: settings)
+        let wyoming: WyomingServer
+        let wyomingNotices: AsyncStream<WyomingNotice>
+        do {
+            (wyoming, wyomingNotices) = try await WyomingAssembly.bind(
+                configuration: configuration, state: assistantState,
+                logger: Logger(label: "wyoming", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+        } catch {
+            _ = try? await session.close()
+            throw DaemonError("the Wyoming server cannot listen on \(configuration.bind):\(configuration.wyomingPort): \(error)")
+        }
+        let assistantSockets = AssistantSocketHub(
+            logger: Logger(label: "assistant-socket", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+        let assistant: AssistantService
+        do {
+            assistant = try AssistantAssembly.make(
+                routes: routes, state: assistantState, configuration: configuration,
+                store: store, wyoming: wyoming, sockets: assistantSockets,
+                logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+        } catch {
+            _ = try? await session.close()
+            throw DaemonError("the assistant cannot start: \(error)")
+        }
+        return DaemonContext(
+            configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
+            session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
+            metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
+            assistantSockets: assistantSockets)
+    }
+
+    /// After the services stopped: the event bus ends its subscriptions, the store's log is
+    /// checkpointed into its file, the backend closes (the simulated speaker's recording is saved).
+    public func close() async {
+        await events.close()
+        do { try store.checkpoint() } catch { logger.warning("the store's write-ahead log was not checkpointed: \(error)") }
+        do {
+            if let saved = try await session.close() { logger.info("\(saved)") }
+        } catch {
+            logger.error("closing the backend: \(error)")
+        }
+    }
+}
+
+extension DaemonConfiguration {
+    /// What backend selection needs from the daemon's settings.
+    var backendSettings: BackendSettings {
+        BackendSettings(
+            kind: backend, server: server, model: model, mic: mic, micMode: micMode, speakerOut: speakerOut, profiles: profiles)
+    }
+}

@@ -1,0 +1,27 @@
+public import ServiceLifecycle
+
+/// Every long-running part of glasses-audiod, in start order; the graceful shutdown runs
+/// them down in reverse (the last one listed hears SIGTERM first). Add a server here.
+///
+/// - route service: follows the backend and carries out the route engine's decisions; on
+///   shutdown it ends every session, closing its streams at the sound server (so it is early
+///   in the list: it stops after everything that uses it);
+/// - assistant: the wake word, the command, the reply;
+/// - event forwarder: route changes, session states and voice events into the event bus;
+/// - HTTP API: REST, server-sent events, metrics, the OpenAPI document;
+/// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), and its
+///   notices into the event bus;
+/// - systemd: the watchdog, and STOPPING first on shutdown.
+public enum DaemonServices {
+    public static func assemble(_ context: DaemonContext) async -> [any Service] {
+        var services: [any Service] = []
+        services.append(context.routes)
+        services.append(AssistantRunner(assistant: context.assistant, state: context.assistantState, listenAtStart: context.configuration.listen))
+        services.append(await EventForwarder.make(context))
+        services.append(HTTPServer.make(context))
+        services.append(context.wyoming)
+        services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices))
+        services.append(SystemdService(notifier: context.notifier, interval: context.configuration.watchdogInterval))
+        return services
+    }
+}

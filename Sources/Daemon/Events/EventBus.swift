@@ -1,0 +1,71 @@
+import Foundation
+public import Logging
+public import Prometheus
+public import Store
+
+/// Route changes, session states and voice events for every subscriber (SSE clients, the
+/// Wyoming satellite, metrics). Each event is first written to the store's event log, which
+/// gives it its id (the SSE `id:`), so a client that reconnects with `Last-Event-ID` gets
+/// what it missed, across daemon restarts too, within the log's retention.
+public actor EventBus {
+    private let store: Store
+    private let logger: Logger
+    private let metrics: PrometheusCollectorRegistry
+    private var subscribers: [Int: AsyncStream<StoredEvent>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private var closed = false
+
+    public init(store: Store, logger: Logger, metrics: PrometheusCollectorRegistry) {
+        self.store = store
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// Logs and hands out one event; returns it with its id (`nil` if it could not be logged).
+    @discardableResult
+    public func publish(_ type: String, _ fields: [String: JSONValue] = [:]) -> StoredEvent? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(fields)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let event: StoredEvent
+        do {
+            event = try store.appendEvent(type: type, data: data)
+        } catch {
+            logger.error("event \(type) not logged: \(error)")
+            return nil
+        }
+        metrics.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "glasses_audiod", metricName: "events", unitName: "total", helpText: "Events published, by type"),
+            labels: [("type", type)]
+        ).increment()
+        for continuation in subscribers.values { continuation.yield(event) }
+        return event
+    }
+
+    /// Every event from now on, until ``close()``.
+    public func subscribe() -> AsyncStream<StoredEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        guard !closed else {
+            continuation.finish()
+            return stream
+        }
+        let key = nextSubscriber
+        nextSubscriber += 1
+        subscribers[key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(key) }
+        }
+        return stream
+    }
+
+    public var subscriberCount: Int { subscribers.count }
+
+    private func unsubscribe(_ key: Int) { subscribers[key] = nil }
+
+    /// Ends every subscription (shutdown).
+    public func close() {
+        closed = true
+        subscribers.values.forEach { $0.finish() }
+        subscribers = [:]
+    }
+}

@@ -1,0 +1,25 @@
+import AssistantService
+import Hummingbird
+
+/// `POST /api/control/sleep|wake` (seed 001) and `POST /api/listen` (push-to-talk).
+struct ControlRoutes {
+    let context: DaemonContext
+
+    func add(to router: Router<DaemonRequestContext>) {
+        router.post("/api/control/sleep") { _, _ in
+            context.assistant.sleep()
+            return JSONResponse.make(["success": JSONValue.bool(true), "message": "Going to sleep"])
+        }
+        router.post("/api/control/wake") { _, _ in
+            context.assistant.wake()
+            return JSONResponse.make(["success": JSONValue.bool(true), "message": "Waking up"])
+        }
+        router.post("/api/listen") { _, _ in
+            guard !context.assistantState.asleep else {
+                throw APIError(.conflict, "the assistant is asleep: POST /api/control/wake first")
+            }
+            context.assistant.trigger(skipWake: true)
+            return JSONResponse.make(["success": JSONValue.bool(true), "message": "Listening for a command"], status: .accepted)
+        }
+    }
+}

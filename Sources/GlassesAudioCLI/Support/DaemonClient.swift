@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Talks to a running glasses-audiod over its HTTP API: JSON requests, and its server-sent
+/// events. A daemon that does not answer, or answers with an error, becomes a ``CLIError``.
+struct DaemonClient: Sendable {
+    let baseURL: String
+    let key: String
+
+    /// One JSON request; returns the body of a 2xx answer.
+    func send(_ method: String, _ path: String, body: [String: any Sendable]? = nil) async throws -> Data {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        request.setValue(key, forHTTPHeaderField: "X-API-Key")
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw CLIError("no glasses-audiod answers at \(baseURL) (\(error.localizedDescription)): start it with 'glasses-audiod', or give --url")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else { throw CLIError("glasses-audiod: \(Self.errorMessage(data, status: status))") }
+        return data
+    }
+
+    /// Decodes a 2xx answer as a JSON object.
+    func object(_ method: String, _ path: String, body: [String: any Sendable]? = nil) async throws -> [String: Any] {
+        let data = try await send(method, path, body: body)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CLIError("glasses-audiod answered \(path) with something that is not a JSON object")
+        }
+        return object
+    }
+
+    static func errorMessage(_ data: Data, status: Int) -> String {
+        let message = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["error"] as? String
+        return "\(message ?? String(decoding: data.prefix(200), as: UTF8.self)) (HTTP \(status))"
+    }
+
+    /// The daemon's events from now on (or after `lastEventID`), until it closes the stream.
+    func events(after lastEventID: Int64? = nil) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        var request = URLRequest(url: URL(string: baseURL + "/api/events")!)
+        request.setValue(key, forHTTPHeaderField: "X-API-Key")
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        request.timeoutInterval = 365 * 24 * 3600
+        if let lastEventID { request.setValue("\(lastEventID)", forHTTPHeaderField: "Last-Event-ID") }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self, throwing: (any Error).self)
+        let reader = EventStreamReader(continuation: continuation, baseURL: baseURL)
+        let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
+        let task = session.dataTask(with: request)
+        continuation.onTermination = { _ in
+            task.cancel()
+            session.invalidateAndCancel()
+        }
+        task.resume()
+        return stream
+    }
+}

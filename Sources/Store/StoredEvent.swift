@@ -1,0 +1,32 @@
+public import Foundation
+import GRDB
+
+/// One entry of the event log: an id that only grows (also the SSE event id), its type
+/// (`route.changed`, `assistant.wake`…), when, and its fields as a JSON object.
+public struct StoredEvent: Sendable, Codable, Equatable, Identifiable {
+    public var id: Int64
+    public var type: String
+    public var time: Date
+    /// A JSON object, as text.
+    public var data: String
+
+    public init(id: Int64, type: String, time: Date, data: String) {
+        self.id = id
+        self.type = type
+        self.time = time
+        self.data = data
+    }
+}
+
+/// The row as written (the id is SQLite's).
+struct EventRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "event"
+    var id: Int64?
+    var type: String
+    var time: Date
+    var data: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var stored: StoredEvent { StoredEvent(id: id ?? 0, type: type, time: time, data: data) }
+}
