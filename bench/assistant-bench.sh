@@ -25,12 +25,15 @@ reply = next(e["time"] for e in events if e["type"] == "replyStarted")
 print((reply - captured) * 1000)'
 done | median > "$tmp/reply"
 
-# A listening session on real PulseAudio + the emulated glasses (their mic plays speech in a
-# loop; voiceFirst holds HFP and listens all the time): the CPU of the glasses-audio process
+# A listening session on real PulseAudio + the emulated glasses (their mic plays everyday speech
+# without the wake phrase in a loop, so nothing wakes; voiceFirst holds HFP and listens all the time): the CPU of the glasses-audio process
 # alone over 30 s of steady listening, after 15 s for start-up (models, route).
 emulator=$(swift build -c release --show-bin-path)/glasses-emulator
 swift build -c release --product glasses-emulator 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2
-"$emulator" --mic samples/hey-glasses-weather.wav --loop --script "wait server; 120s quit" > "$tmp/emulator.out" 2>/dev/null &
+espeak-ng -w "$tmp/talk.wav" "The train was late again this morning, so we walked along the river instead. \
+It was cold but bright, and the market had already opened. We bought bread, apples and a newspaper, \
+then sat for a while watching the boats before going back home for lunch."
+"$emulator" --mic "$tmp/talk.wav" --loop --script "wait server; 120s quit" > "$tmp/emulator.out" 2>/dev/null &
 emulator_pid=$!
 for _ in $(seq 200); do grep -q '^PULSE_SERVER=' "$tmp/emulator.out" 2>/dev/null && break; sleep 0.05; done
 server=$(sed -n 's/^PULSE_SERVER=//p' "$tmp/emulator.out")
