@@ -68,9 +68,9 @@ func spoken(_ text: String) throws -> AudioBuffer {
     return AudioBuffer(format: PCMFormat(sampleRate: 8000, channels: 1), samples: quiet + speech.samples.map { $0 * 0.7 } + quiet + quiet)
 }
 
-/// Where the reply's first sound reached the speaker: the first 5 ms window louder than
-/// -30 dBFS (CVSD's idle pattern is far below), timed as when the recording grew past it less
-/// the samples after it. Polls every 2 ms from `start`.
+/// When the reply's first sound reached the speaker: the first 5 ms window louder than -30 dBFS
+/// (CVSD's idle pattern is far below), timed when a poll (every 2 ms) first sees it. Not less
+/// the samples after it: the link may hand over a burst at once, which would date it too early.
 func firstSound(after start: ContinuousClock.Instant, skipping already: Int) async -> Duration? {
     let window = 40
     while ContinuousClock.now - start < .seconds(10) {
@@ -79,8 +79,7 @@ func firstSound(after start: ContinuousClock.Instant, skipping already: Int) asy
         while index + window <= samples.count {
             let energy = samples[index..<(index + window)].reduce(0) { $0 + $1 * $1 } / Float(window)
             if energy > 0.001 {
-                let heardAt = ContinuousClock.now - .microseconds((samples.count - index) * 125)
-                return heardAt - start
+                return ContinuousClock.now - start
             }
             index += window
         }
