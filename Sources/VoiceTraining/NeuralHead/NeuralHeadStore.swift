@@ -6,7 +6,7 @@ import TFLiteGraph
 /// one and writes it atomically. The runtime only ever loads the file.
 public struct NeuralHeadStore: Sendable {
     /// Bumped whenever the trainer or its data change, so old heads are not reused.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     public var directory: String
     public var trainer: NeuralHeadTrainer
 
@@ -25,9 +25,7 @@ public struct NeuralHeadStore: Sendable {
     /// The file for `phrase` under this trainer's settings.
     public func path(for phrase: String) -> String {
         let normalized = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        let t = trainer
-        let key = "\(Self.formatVersion)|\(normalized)|\(t.seed) \(t.positiveCount) \(t.sentenceRepeats) \(t.confusableRepeats) "
-            + "\(t.hiddenUnits) \(t.epochs) \(t.heldOutLanguages.sorted()) \(t.sentences.joined(separator: "/").hashValueStable)"
+        let key = "\(Self.formatVersion)|\(normalized)|\(trainer.settingsKey)"
         let slug = normalized.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(40)
         return directory + "/" + String(slug) + "-" + String(key.hashValueStable, radix: 16) + ".tflite"
     }
