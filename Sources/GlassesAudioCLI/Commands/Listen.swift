@@ -33,7 +33,7 @@ struct Listen: AsyncParsableCommand {
     var sensitivity: Double = 0.5
 
     @Option(name: .customLong("wake-engine"), help: "dtw (built from the phrase as text) or neural (openWakeWord heads).")
-    var wakeEngine: WakeEngine = .dtw
+    var wakeEngine: WakeEngine = .default
 
     @Option(name: .customLong("wake-model"), help: "openWakeWord head (.tflite) for --wake-engine neural; repeat for several.")
     var wakeModel: [String] = []
