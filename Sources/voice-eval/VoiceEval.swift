@@ -20,6 +20,7 @@ struct VoiceEval {
                voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
                                      [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
+                                     [--operating-logit L]
                                      [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase; cached
                                      unless --no-cache; smaller settings for tests)
@@ -62,6 +63,7 @@ struct VoiceEval {
             case "--negative-weight": options.training.negativeWeight = Float(value())
             case "--noise-seconds": options.training.noiseSeconds = Double(value())
             case "--flite-share": options.training.fliteShare = Double(value())
+            case "--operating-logit": options.training.operatingLogit = Float(value())
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
@@ -148,6 +150,7 @@ struct VoiceEval {
                 if let value = t.negativeWeight { trainer.negativeWeight = value }
                 if let value = t.noiseSeconds { trainer.noiseSeconds = value }
                 if let value = t.fliteShare { trainer.fliteShare = value }
+                if let value = t.operatingLogit { trainer.operatingLogit = value }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
                 let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
                 defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
@@ -201,6 +204,7 @@ struct VoiceEval {
         var negativeWeight: Float?
         var noiseSeconds: Double?
         var fliteShare: Double?
+        var operatingLogit: Float?
     }
 
     /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.

@@ -71,8 +71,13 @@ enum HeadTrainingText {
         guard words.count > 1, let first = words.first else { return [] }
         let others = ["there", "you", "guys", "buddy", "everyone", "look", "listen", "wait", "Gladys", "Glen",
                       "Douglas", "Jess", "Lassie", "glass", "class", "grasses", "lasses", "classic", "galaxy", "gas"]
-        return others.filter { $0.lowercased() != words.dropFirst().joined(separator: " ") }.map { first + " " + $0 }
-            + [words.dropFirst().joined(separator: " "), first, first + " " + first]
+        let rest = words.dropFirst().joined(separator: " ")
+        // The last words after other words, as in everyday speech ("reading glasses", "the glasses").
+        let modifiers = ["reading", "wine", "safety", "these", "those", "old", "new", "your", "his", "her", "our",
+                         "sun", "dark", "pretty", "lovely", "many", "only", "any"]
+        return others.filter { $0.lowercased() != rest }.map { first + " " + $0 }
+            + modifiers.filter { $0 != first.lowercased() }.map { $0 + " " + rest }
+            + [rest, first, first + " " + first]
     }
 
     /// Everything a head should refuse, for `phrase`.

@@ -43,6 +43,11 @@ public struct NeuralHeadTrainer: Sendable {
     public var heldOutLanguages: Set<String>
     /// flite voices left out of training.
     public var heldOutFliteVoices: Set<String>
+    /// The logit the network's output is shifted down by, so that probability 0.5 (sensitivity
+    /// 0.5) sits where ordinary speech gives about one false accept per hour: a head fitted on
+    /// this many negatives is confident, its useful thresholds lie far above 0.5. Measured on a
+    /// held-out corpus (docs/voice.md); 0 leaves the fit as it is (small trainings in tests).
+    public var operatingLogit: Float = 7
     /// Ordinary speech for the negatives.
     public var sentences: [String] = HeadTrainingText.sentences
     /// Recordings of the user saying the phrase (16 kHz mono); each joins the positives
@@ -76,7 +81,7 @@ public struct NeuralHeadTrainer: Sendable {
         }
         return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
             + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
-            + "\(recordings) \(enrollmentRepeats)"
+            + "\(recordings) \(enrollmentRepeats) \(operatingLogit)"
     }
 
     typealias Examples = TrainingExamples
@@ -176,7 +181,8 @@ public struct NeuralHeadTrainer: Sendable {
             negativeWeight: negativeWeight, miningEpochs: miningEpochs, hardNegativeFraction: 0.1))
         let result = trainer.fit(rows, generator: &generator)
         let (weights, bias) = result.foldedHiddenLayer()
-        return NeuralHeadWeights(hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias)
+        return NeuralHeadWeights(
+            hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias - operatingLogit)
     }
 
     /// Fixed examples (for tests of the fit alone).
