@@ -20,7 +20,7 @@ struct VoiceEval {
                voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
                                      [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
-                                     [--operating-logit L]
+                                     [--operating-logit L] [--speed SHARE:LOW:HIGH]
                                      [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase; cached
                                      unless --no-cache; smaller settings for tests)
@@ -64,6 +64,11 @@ struct VoiceEval {
             case "--noise-seconds": options.training.noiseSeconds = Double(value())
             case "--flite-share": options.training.fliteShare = Double(value())
             case "--operating-logit": options.training.operatingLogit = Float(value())
+            case "--speed":
+                // SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14
+                let parts = value().split(separator: ":").compactMap { Float($0) }
+                guard parts.count == 3, parts[1] > 0, parts[1] <= parts[2] else { fail("--speed takes SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14") }
+                options.training.speed = (parts[0], parts[1]...parts[2])
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
@@ -151,6 +156,7 @@ struct VoiceEval {
                 if let value = t.noiseSeconds { trainer.noiseSeconds = value }
                 if let value = t.fliteShare { trainer.fliteShare = value }
                 if let value = t.operatingLogit { trainer.operatingLogit = value }
+                if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
                 let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
                 defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
@@ -205,6 +211,7 @@ struct VoiceEval {
         var noiseSeconds: Double?
         var fliteShare: Double?
         var operatingLogit: Float?
+        var speed: (Float, ClosedRange<Float>)?
     }
 
     /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.

@@ -63,7 +63,8 @@ struct NeuralHeadTrainerTests {
 
     @Test func firesOnAHeldBackVoiceAndNotOnConfusables() async throws {
         let directory = TemporaryDirectory()
-        let settings = ["--positives", "80", "--hidden", "8", "--epochs", "8", "--mining", "2", "--sentences", "16", "--repeats", "1",
+        let settings = ["--positives", "80", "--hidden", "8", "--epochs", "8", "--mining", "2", "--negative-weight", "2",
+                        "--sentences", "16", "--repeats", "1",
                         "--noise-seconds", "20", "--operating-logit", "0"]
         let head = try await offCooperativePool { try Self.train(seed: 1, settings, directory: directory) }
         let heard = try TestAudio.spoken("hey jarvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))

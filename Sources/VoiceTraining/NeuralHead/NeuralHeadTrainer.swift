@@ -37,6 +37,10 @@ public struct NeuralHeadTrainer: Sendable {
     public var negativeWeight: Float
     /// Seconds of noise alone (babble, hum, coloured noise) among the negatives.
     public var noiseSeconds: Double
+    /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
+    /// and by how much.
+    public var speedShare: Float = 0.5
+    public var speedRange: ClosedRange<Float> = 0.88...1.14
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
     public var fliteShare: Double
     /// espeak-ng accents left out of training (to test on a voice the head never heard).
@@ -55,8 +59,8 @@ public struct NeuralHeadTrainer: Sendable {
     public var enrollment: [[Float]] = []
     public var enrollmentRepeats: Int = 24
 
-    public init(seed: UInt64 = 1, positiveCount: Int = 600, sentenceRepeats: Int = 5, confusableRepeats: Int = 3,
-                hiddenUnits: Int = 32, epochs: Int = 12, miningEpochs: Int = 4, negativeWeight: Float = 2,
+    public init(seed: UInt64 = 1, positiveCount: Int = 1000, sentenceRepeats: Int = 5, confusableRepeats: Int = 3,
+                hiddenUnits: Int = 48, epochs: Int = 16, miningEpochs: Int = 8, negativeWeight: Float = 20,
                 noiseSeconds: Double = 240, fliteShare: Double = 0.35,
                 heldOutLanguages: Set<String> = [], heldOutFliteVoices: Set<String> = []) {
         self.seed = seed
@@ -81,7 +85,7 @@ public struct NeuralHeadTrainer: Sendable {
         }
         return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
             + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
-            + "\(recordings) \(enrollmentRepeats) \(operatingLogit)"
+            + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange)"
     }
 
     typealias Examples = TrainingExamples
@@ -124,7 +128,7 @@ public struct NeuralHeadTrainer: Sendable {
             }
         }
         for clean in negativeUtterances {
-            streams.add(SpeechAugmentation.randomly(clean, generator: &generator), isPhrase: false, generator: &generator)
+            streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: false, generator: &generator)
             try drain()
         }
         var phrases: [[Float]] = []
@@ -138,7 +142,7 @@ public struct NeuralHeadTrainer: Sendable {
         }
         phrases.shuffle(using: &generator)
         for clean in phrases {
-            streams.add(SpeechAugmentation.randomly(clean, generator: &generator), isPhrase: true, generator: &generator)
+            streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: true, generator: &generator)
             try drain()
         }
         var noiseLeft = noiseSeconds

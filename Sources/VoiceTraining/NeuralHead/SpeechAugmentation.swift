@@ -111,10 +111,12 @@ enum SpeechAugmentation {
     }
 
     /// A random mix of the changes above, as the trainer draws them for each utterance.
-    static func randomly(_ samples: [Float], generator: inout SeededGenerator) -> [Float] {
+    /// - Parameters: speedShare, speedRange: how often the speed changes, and by how much.
+    static func randomly(_ samples: [Float], speedShare: Float = 0.5, speedRange: ClosedRange<Float> = 0.88...1.14,
+                         generator: inout SeededGenerator) -> [Float] {
         var output = samples
-        if Float.random(in: 0..<1, using: &generator) < 0.5 {
-            output = speed(output, by: Float.random(in: 0.88...1.14, using: &generator))
+        if Float.random(in: 0..<1, using: &generator) < speedShare {
+            output = speed(output, by: Float.random(in: speedRange, using: &generator))
         }
         if Float.random(in: 0..<1, using: &generator) < 0.4 {
             output = tilt(output, amount: Float.random(in: -1...1, using: &generator))
