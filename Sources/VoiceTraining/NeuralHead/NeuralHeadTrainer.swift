@@ -39,8 +39,8 @@ public struct NeuralHeadTrainer: Sendable {
     public var noiseSeconds: Double
     /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
     /// and by how much.
-    public var speedShare: Float = 0.5
-    public var speedRange: ClosedRange<Float> = 0.88...1.14
+    public var speedShare: Float = 0.8
+    public var speedRange: ClosedRange<Float> = 0.82...1.2
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
     public var fliteShare: Double
     /// espeak-ng accents left out of training (to test on a voice the head never heard).
