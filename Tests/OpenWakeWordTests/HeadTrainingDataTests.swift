@@ -1,5 +1,6 @@
 import Foundation
 import AudioCore
+import OpenWakeWord
 import Testing
 import TestKit
 @testable import VoiceTraining
@@ -97,6 +98,8 @@ struct HeadTrainingDataTests {
         trainer.enrollment = recordings
         #expect(NeuralHeadStore(directory: directory.path("heads"), trainer: trainer).path(for: "hey glasses") != store.path(for: "hey glasses"))
         #expect(try EnrollmentRecordings.load([directory.url.path]).count == 1)
+        // Detections are named after the head's file: the phrase.
+        #expect(NeuralWakeWordScorer.keyword(forFile: store.path(for: "Hey  Glasses")) == "hey glasses")
     }
 
     @Test func badEnrollmentRecordingsAreRefusedByName() throws {
