@@ -204,6 +204,29 @@ def neural_main(a):
           "pyopen-wakeword use the same decision rule (threshold, 2 s refractory) at 199 thresholds.")
 
 
+def text_main(a):
+    """The wake phrase from text alone: our neural head trained from text against our dtw engine."""
+    entries = [json.loads(l) for l in open(os.path.join(a.corpus, "labels.jsonl"))]
+    hours = sum(e["duration"] for e in entries if e["kind"] != "confusable") / 3600
+    occurrences = sum(len(e["keywords"]) for e in entries)
+
+    def fmt(x):
+        return "—" if x is None else f"{x:.3f}"
+
+    print(f"\nwake word \"{a.keyword}\" from text only on {a.corpus}: {len(entries)} files, {occurrences} occurrences, "
+          f"{hours * 60:.1f} min without confusables")
+    print(f"{'system':<40} {'FRR@0FA/h':>10} {'@≤1FA/h':>8} {'@≤2FA/h':>8} {'@≤5FA/h':>8} {'RTF':>9}")
+    for name, path in [("GlassesAudio neural (head from text)", a.text_ours), ("GlassesAudio dtw (from text)", a.dtw_ours)]:
+        if not path:
+            continue
+        result = json.load(open(path))
+        r = {limit: (result.get(key) or {}).get("falseRejectionRate") for limit, key in
+             [(0, "bestAtZeroFAPerHour"), (1, "bestAtOneFAPerHour"), (2, "bestAtTwoFAPerHour"), (5, "bestAtFiveFAPerHour")]}
+        print(f"{name:<40} {fmt(r[0]):>10} {fmt(r[1]):>8} {fmt(r[2]):>8} {fmt(r[5]):>8} {result['wakeRTFMedian']:9.5f}")
+    print("Best false-rejection rate at each false-accept budget over every threshold; RTF: median over files "
+          "(neural: CPU time of front end + head; dtw: wall time of the detector).")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", required=True)
@@ -214,7 +237,11 @@ def main():
     ap.add_argument("--neural-ours", help="voice-eval eval --engine neural --json output: compare with pyopen-wakeword only")
     ap.add_argument("--dtw-ours", help="voice-eval eval --json output on the same corpus (with --neural-ours)")
     ap.add_argument("--head", help="openWakeWord head for --neural-ours")
+    ap.add_argument("--text-ours", help="voice-eval eval --engine neural --json output of a head trained from text: "
+                    "print it against --dtw-ours only")
     a = ap.parse_args()
+    if a.text_ours:
+        return text_main(a)
     if a.neural_ours:
         return neural_main(a)
     entries = [json.loads(l) for l in open(os.path.join(a.corpus, "labels.jsonl"))]

@@ -20,6 +20,12 @@ struct BalancedMLPTrainer {
         var learningRateDecay: Float
         /// L2 weight decay on the hidden layer.
         var weightDecay: Float
+        /// The negatives' weight relative to balanced classes (above 1: false accepts cost more).
+        var negativeWeight: Float = 1
+        /// Hard-negative mining: after `epochs`, this many more epochs on the positives and the
+        /// negatives the network then scores highest (`hardNegativeFraction` of them).
+        var miningEpochs: Int = 0
+        var hardNegativeFraction: Double = 0.1
     }
 
     /// The trained network and the standardisation its inputs need.
@@ -51,50 +57,118 @@ struct BalancedMLPTrainer {
     let settings: Settings
 
     func fit(_ examples: TrainingExamples, inputs: Int, generator: inout SeededGenerator) -> Result {
-        let all = examples.positives + examples.negatives
-        let labels = [Float](repeating: 1, count: examples.positives.count) + [Float](repeating: 0, count: examples.negatives.count)
-        let positiveWeight = Float(examples.negatives.count) / Float(examples.positives.count)
+        fit(TrainingRows(examples, width: inputs), generator: &generator)
+    }
+
+    func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> Result {
+        let inputs = rows.width
+        let all = rows.positives + rows.negatives
+        let labels = [Float](repeating: 1, count: rows.positives.count) + [Float](repeating: 0, count: rows.negatives.count)
+        let positiveWeight = Float(rows.negatives.count) / Float(rows.positives.count)
         var mean = [Float](repeating: 0, count: inputs)
         var scale = [Float](repeating: 0, count: inputs)
-        for row in all { for index in 0..<inputs { mean[index] += row[index] } }
-        for index in 0..<inputs { mean[index] /= Float(all.count) }
-        for row in all { for index in 0..<inputs { scale[index] += (row[index] - mean[index]) * (row[index] - mean[index]) } }
+        rows.values.withUnsafeBufferPointer { values in
+            for offset in all { for index in 0..<inputs { mean[index] += values[offset + index] } }
+            for index in 0..<inputs { mean[index] /= Float(all.count) }
+            for offset in all {
+                for index in 0..<inputs { scale[index] += (values[offset + index] - mean[index]) * (values[offset + index] - mean[index]) }
+            }
+        }
         for index in 0..<inputs { scale[index] = 1 / ((scale[index] / Float(all.count)).squareRoot() + 1e-3) }
-        let x = all.map { row in (0..<inputs).map { (row[$0] - mean[$0]) * scale[$0] } }
         let hidden = settings.hiddenUnits
-        var parameters: [[Float]] = [
-            (0..<(hidden * inputs)).map { _ in generator.gaussian() * (2 / Float(inputs)).squareRoot() },
-            [Float](repeating: 0, count: hidden),
-            (0..<hidden).map { _ in generator.gaussian() * (1 / Float(hidden)).squareRoot() },
-            [0],
-        ]
-        var firstMoment = parameters.map { [Float](repeating: 0, count: $0.count) }
-        var secondMoment = firstMoment
-        var step = 0
-        var learningRate = settings.learningRate
-        let batch = 32
+        var network = Network(
+            parameters: [
+                (0..<(hidden * inputs)).map { _ in generator.gaussian() * (2 / Float(inputs)).squareRoot() },
+                [Float](repeating: 0, count: hidden),
+                (0..<hidden).map { _ in generator.gaussian() * (1 / Float(hidden)).squareRoot() },
+                [0],
+            ], inputs: inputs, mean: mean, scale: scale)
+        var optimizer = Adam(parameters: network.parameters, learningRate: settings.learningRate, weightDecay: settings.weightDecay)
         var order = Array(all.indices)
-        var activation = [Float](repeating: 0, count: hidden)
-        for _ in 0..<settings.epochs {
-            order.shuffle(using: &generator)
+        let weights = labels.map { $0 > 0.5 ? positiveWeight : settings.negativeWeight }
+        rows.values.withUnsafeBufferPointer { values in
+            for _ in 0..<settings.epochs {
+                order.shuffle(using: &generator)
+                network.epoch(order, offsets: all, labels: labels, weights: weights, values: values, optimizer: &optimizer)
+                optimizer.learningRate *= settings.learningRateDecay
+            }
+            guard settings.miningEpochs > 0, !rows.negatives.isEmpty else { return }
+            // The negatives the network finds hardest, weighted to balance the positives again.
+            let scored = rows.negatives.indices.map { ($0, network.logit(values.baseAddress! + rows.negatives[$0])) }
+            let keep = max(1, Int(Double(rows.negatives.count) * settings.hardNegativeFraction))
+            let hard = scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(keep).map { rows.positives.count + $0.0 }
+            var mined = Array(rows.positives.indices) + hard
+            var minedWeights = weights
+            let balance = Float(hard.count) / Float(max(1, rows.positives.count))
+            for index in rows.positives.indices { minedWeights[index] = balance }
+            for index in hard { minedWeights[index] = settings.negativeWeight }
+            for _ in 0..<settings.miningEpochs {
+                mined.shuffle(using: &generator)
+                network.epoch(mined, offsets: all, labels: labels, weights: minedWeights, values: values, optimizer: &optimizer)
+                optimizer.learningRate *= settings.learningRateDecay
+            }
+        }
+        return Result(
+            inputMean: mean, inputScale: scale, hiddenWeights: network.parameters[0], hiddenBias: network.parameters[1],
+            outputWeights: network.parameters[2], outputBias: network.parameters[3][0])
+    }
+
+    /// The network's parameters (hidden weights, hidden bias, output weights, output bias) and
+    /// the standardisation applied to each row as it is read.
+    private struct Network {
+        var parameters: [[Float]]
+        let inputs: Int
+        let mean: [Float]
+        let scale: [Float]
+        private var input: [Float]
+        private var activation: [Float]
+
+        init(parameters: [[Float]], inputs: Int, mean: [Float], scale: [Float]) {
+            self.parameters = parameters
+            self.inputs = inputs
+            self.mean = mean
+            self.scale = scale
+            input = [Float](repeating: 0, count: inputs)
+            activation = [Float](repeating: 0, count: parameters[1].count)
+        }
+
+        /// Standardises the row at `row` into `input`; the output's logit (fills `activation`).
+        private mutating func forward(_ row: UnsafePointer<Float>) -> Float {
+            let inputs = self.inputs
+            input.withUnsafeMutableBufferPointer { x in
+                for index in 0..<inputs { x[index] = (row[index] - mean[index]) * scale[index] }
+            }
+            var output = parameters[3][0]
+            let hidden = activation.count
+            input.withUnsafeBufferPointer { values in
+                parameters[0].withUnsafeBufferPointer { weights in
+                    for unit in 0..<hidden {
+                        let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
+                        activation[unit] = max(0, sum + parameters[1][unit])
+                        output += parameters[2][unit] * activation[unit]
+                    }
+                }
+            }
+            return output
+        }
+
+        mutating func logit(_ row: UnsafePointer<Float>) -> Float { forward(row) }
+
+        /// One pass over `order` (indices into `offsets`) in batches of 32.
+        mutating func epoch(
+            _ order: [Int], offsets: [Int], labels: [Float], weights: [Float], values: UnsafeBufferPointer<Float>,
+            optimizer: inout Adam
+        ) {
+            let batch = 32
+            let inputs = self.inputs
+            let hidden = activation.count
             for batchStart in stride(from: 0, to: order.count, by: batch) {
                 var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
                 let members = order[batchStart..<min(order.count, batchStart + batch)]
                 for sample in members {
-                    let input = x[sample]
-                    var output = parameters[3][0]
-                    input.withUnsafeBufferPointer { values in
-                        parameters[0].withUnsafeBufferPointer { weights in
-                            for unit in 0..<hidden {
-                                let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
-                                activation[unit] = max(0, sum + parameters[1][unit])
-                                output += parameters[2][unit] * activation[unit]
-                            }
-                        }
-                    }
+                    let output = forward(values.baseAddress! + offsets[sample])
                     let probability = 1 / (1 + expf(-output))
-                    let weight: Float = labels[sample] > 0.5 ? positiveWeight : 1
-                    let delta = (probability - labels[sample]) * weight / Float(members.count)
+                    let delta = (probability - labels[sample]) * weights[sample] / Float(members.count)
                     gradients[3][0] += delta
                     for unit in 0..<hidden where activation[unit] > 0 {
                         gradients[2][unit] += delta * activation[unit]
@@ -108,30 +182,47 @@ struct BalancedMLPTrainer {
                         }
                     }
                 }
-                step += 1
-                let correction1 = 1 - powf(0.9, Float(step))
-                let correction2 = 1 - powf(0.999, Float(step))
-                for layer in parameters.indices {
-                    parameters[layer].withUnsafeMutableBufferPointer { p in
-                        firstMoment[layer].withUnsafeMutableBufferPointer { m in
-                            secondMoment[layer].withUnsafeMutableBufferPointer { v in
-                                gradients[layer].withUnsafeBufferPointer { g in
-                                    for index in p.indices {
-                                        let gradient = g[index] + (layer == 0 ? settings.weightDecay * p[index] : 0)
-                                        m[index] = 0.9 * m[index] + 0.1 * gradient
-                                        v[index] = 0.999 * v[index] + 0.001 * gradient * gradient
-                                        p[index] -= learningRate * (m[index] / correction1) / ((v[index] / correction2).squareRoot() + 1e-8)
-                                    }
+                optimizer.step(&parameters, gradients: gradients)
+            }
+        }
+    }
+
+    /// Adam with L2 weight decay on the first layer.
+    private struct Adam {
+        var firstMoment: [[Float]]
+        var secondMoment: [[Float]]
+        var step = 0
+        var learningRate: Float
+        let weightDecay: Float
+
+        init(parameters: [[Float]], learningRate: Float, weightDecay: Float) {
+            firstMoment = parameters.map { [Float](repeating: 0, count: $0.count) }
+            secondMoment = firstMoment
+            self.learningRate = learningRate
+            self.weightDecay = weightDecay
+        }
+
+        mutating func step(_ parameters: inout [[Float]], gradients: [[Float]]) {
+            step += 1
+            let correction1 = 1 - powf(0.9, Float(step))
+            let correction2 = 1 - powf(0.999, Float(step))
+            let (learningRate, weightDecay) = (self.learningRate, self.weightDecay)
+            for layer in parameters.indices {
+                parameters[layer].withUnsafeMutableBufferPointer { p in
+                    firstMoment[layer].withUnsafeMutableBufferPointer { m in
+                        secondMoment[layer].withUnsafeMutableBufferPointer { v in
+                            gradients[layer].withUnsafeBufferPointer { g in
+                                for index in p.indices {
+                                    let gradient = g[index] + (layer == 0 ? weightDecay * p[index] : 0)
+                                    m[index] = 0.9 * m[index] + 0.1 * gradient
+                                    v[index] = 0.999 * v[index] + 0.001 * gradient * gradient
+                                    p[index] -= learningRate * (m[index] / correction1) / ((v[index] / correction2).squareRoot() + 1e-8)
                                 }
                             }
                         }
                     }
                 }
             }
-            learningRate *= settings.learningRateDecay
         }
-        return Result(
-            inputMean: mean, inputScale: scale, hiddenWeights: parameters[0], hiddenBias: parameters[1],
-            outputWeights: parameters[2], outputBias: parameters[3][0])
     }
 }

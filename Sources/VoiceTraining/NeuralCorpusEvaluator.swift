@@ -15,7 +15,9 @@ public struct NeuralCorpusEvaluator {
     public var embedding: TFLiteGraph
     public var head: TFLiteGraph
     /// The thresholds tried for the best operating points.
+    /// (Steps of 0.005, then ever closer to 1: a head trained with many negatives saturates.)
     public var thresholds: [Float] = stride(from: 0.005, through: 0.995, by: 0.005).map { Float($0) }
+        + (9...28).map { Float(1 - pow(10, -Double($0) / 4)) }
 
     public init(corpus: LabelledCorpus, melspectrogram: TFLiteGraph, embedding: TFLiteGraph, head: TFLiteGraph) {
         self.corpus = corpus
@@ -38,6 +40,10 @@ public struct NeuralCorpusEvaluator {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
+
+    /// When set, every file's score trace is written here as JSON lines (`file`, `kind`,
+    /// `keywords` as [start, end], `scores` as [time, score] for scores above 0.001), for tuning.
+    public var traceFile: String?
 
     public func run(log: (String) -> Void = { _ in }) throws(OpenWakeWordError) -> WakeEngineEvaluation {
         struct Recorded {
@@ -69,6 +75,15 @@ public struct NeuralCorpusEvaluator {
             ratios.append(elapsed / audio.duration)
             recorded.append(Recorded(entry: entry, duration: audio.duration, trace: trace))
             if (number + 1) % 100 == 0 { log("\(number + 1)/\(corpus.entries.count) files") }
+        }
+        if let traceFile {
+            let lines = recorded.map { file in
+                let scores = file.trace.filter { $0.score > 0.001 }.map { "[\($0.time),\($0.score)]" }.joined(separator: ",")
+                let keywords = file.entry.keywords.map { "[\($0.start),\($0.end)]" }.joined(separator: ",")
+                return "{\"file\":\"\(file.entry.file)\",\"kind\":\"\(file.entry.kind)\",\"duration\":\(file.duration),"
+                    + "\"voice\":\"\(file.entry.voices.first ?? "")\",\"keywords\":[\(keywords)],\"scores\":[\(scores)]}"
+            }
+            try? Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: traceFile), options: .atomic)
         }
         func evaluation(at threshold: Float) -> WakeWordEvaluation {
             WakeWordEvaluation(trials: recorded.map { file in

@@ -14,11 +14,16 @@ struct VoiceEval {
                voice-eval eval --corpus DIR [--keyword TEXT] [--no-enroll] [--vad-only] [--json]
                                [--vad-on P] [--vad-off P] [--onset FRAMES] [--hangover FRAMES]
                voice-eval wake|eval --engine neural [--model FILE.tflite] ... (openWakeWord head; default:
-                               the installed head named after --keyword, e.g. hey_jarvis.tflite)
+                               the installed head named after --keyword, e.g. hey_jarvis.tflite;
+                               eval: --traces FILE writes every file's scores as JSON lines)
                voice-eval vad-features --corpus DIR --out FILE
                voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
-                                     [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT]
-                                     (neural head from text; cached unless --no-cache; smaller settings for tests)
+                                     [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
+                                     [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
+                                     [--operating-logit L] [--speed SHARE:LOW:HIGH]
+                                     [--enroll FILE|DIR ...]
+                                     (neural head from text, plus the user's recordings of the phrase; cached
+                                     unless --no-cache; smaller settings for tests)
         """
 
     static func main() {
@@ -40,16 +45,30 @@ struct VoiceEval {
             case "--sensitivity":
                 guard let number = Double(value()) else { fail("--sensitivity takes a number") }
                 options.sensitivity = number
-            case "--enroll": options.enroll = value()
+            case "--enroll":
+                options.enroll = value()
+                options.enrollFiles.append(options.enroll!)
             case "--engine": options.engine = value()
             case "--seed": options.seed = UInt64(value()) ?? 1
             case "--no-cache": options.noCache = true
+            case "--traces": options.traces = value()
             case "--positives": options.training.positives = Int(value())
             case "--hidden": options.training.hidden = Int(value())
             case "--epochs": options.training.epochs = Int(value())
             case "--sentences": options.training.sentences = Int(value())
             case "--repeats": options.training.repeats = Int(value())
             case "--hold-out": options.training.heldOut.append(value())
+            case "--hold-out-flite": options.training.heldOutFlite.append(value())
+            case "--mining": options.training.mining = Int(value())
+            case "--negative-weight": options.training.negativeWeight = Float(value())
+            case "--noise-seconds": options.training.noiseSeconds = Double(value())
+            case "--flite-share": options.training.fliteShare = Double(value())
+            case "--operating-logit": options.training.operatingLogit = Float(value())
+            case "--speed":
+                // SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14
+                let parts = value().split(separator: ":").compactMap { Float($0) }
+                guard parts.count == 3, parts[1] > 0, parts[1] <= parts[2] else { fail("--speed takes SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14") }
+                options.training.speed = (parts[0], parts[1]...parts[2])
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--out": options.out = value()
@@ -131,6 +150,14 @@ struct VoiceEval {
                 if let value = t.sentences { trainer.sentences = Array(trainer.sentences.prefix(value)) }
                 if let value = t.repeats { (trainer.sentenceRepeats, trainer.confusableRepeats) = (value, value) }
                 trainer.heldOutLanguages = Set(t.heldOut)
+                trainer.heldOutFliteVoices = Set(t.heldOutFlite)
+                if let value = t.mining { trainer.miningEpochs = value }
+                if let value = t.negativeWeight { trainer.negativeWeight = value }
+                if let value = t.noiseSeconds { trainer.noiseSeconds = value }
+                if let value = t.fliteShare { trainer.fliteShare = value }
+                if let value = t.operatingLogit { trainer.operatingLogit = value }
+                if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
+                trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
                 let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
                 defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
                 let path = try NeuralHeadStore(directory: directory, trainer: trainer).prepare(phrase: keyword)
@@ -151,6 +178,8 @@ struct VoiceEval {
         var keywords: [String] = []
         var sensitivity = 0.5
         var enroll: String?
+        /// Every `--enroll` given (train-head: recordings, or folders of them).
+        var enrollFiles: [String] = []
         var corpus: String?
         var out: String?
         var noEnroll = false
@@ -163,6 +192,8 @@ struct VoiceEval {
         var models: [String] = []
         var seed: UInt64 = 1
         var noCache = false
+        /// eval --engine neural: where to write every file's score trace (JSON lines).
+        var traces: String?
         var training = TrainingOverrides()
     }
 
@@ -174,6 +205,13 @@ struct VoiceEval {
         var sentences: Int?
         var repeats: Int?
         var heldOut: [String] = []
+        var heldOutFlite: [String] = []
+        var mining: Int?
+        var negativeWeight: Float?
+        var noiseSeconds: Double?
+        var fliteShare: Double?
+        var operatingLogit: Float?
+        var speed: (Float, ClosedRange<Float>)?
     }
 
     /// The heads `--engine neural` runs: `--model` files, or the installed head for the keyword.
@@ -191,7 +229,9 @@ struct VoiceEval {
         do {
             let corpus = try LabelledCorpus(directory: directory)
             let head = neuralHeads(options)[0]
-            let result = try NeuralCorpusEvaluator(corpus: corpus, headPath: head).run { line in
+            var evaluator = try NeuralCorpusEvaluator(corpus: corpus, headPath: head)
+            evaluator.traceFile = options.traces
+            let result = try evaluator.run { line in
                 FileHandle.standardError.write(Data("\(line)\n".utf8))
             }
             if options.json {

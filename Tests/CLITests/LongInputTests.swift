@@ -41,7 +41,7 @@ extension CLISuites {
             try Data("not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
             let audio = directory.path("tone.wav")
             try WAVFile.write(Signals.sine(frequency: 440, rate: 16000, seconds: 1), to: audio)
-            let wake = try Child(binary, ["wake", "--keyword", "hey glasses", audio], environment: ["XDG_CACHE_HOME": blocker + "/cache"])
+            let wake = try Child(binary, ["wake", "--engine", "dtw", "--keyword", "hey glasses", audio], environment: ["XDG_CACHE_HOME": blocker + "/cache"])
             let said = wake.waitForError("so this is redone on every run")
             // Preparing the phrase takes minutes in a debug build; what is said before it is the point.
             wake.signal(SIGKILL)

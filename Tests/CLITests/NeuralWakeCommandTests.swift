@@ -56,7 +56,7 @@ struct NeuralWakeCommandTests {
         let bad = try Run.command(binary, ["wake", "--engine", "neural", "--model", notModel, wav])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("\(notModel): not a usable .tflite model: no TFL3 file identifier at offset 4"))
-        let dtwWithModel = try Run.command(binary, ["wake", "--model", notModel, wav])
+        let dtwWithModel = try Run.command(binary, ["wake", "--engine", "dtw", "--model", notModel, wav])
         #expect(dtwWithModel.status == 2)
         #expect(dtwWithModel.stderr.contains("--model needs --engine neural"))
         let unknown = try Run.command(binary, ["wake", "--engine", "quantum", wav])

@@ -54,7 +54,8 @@ struct NeuralHeadTrainerTests {
     /// (Another seed giving another head is checked on the fit alone, above.)
     @Test func sameSeedSameHeadFile() async throws {
         let directory = TemporaryDirectory()
-        let tiny = ["--positives", "6", "--hidden", "4", "--epochs", "2", "--sentences", "2", "--repeats", "1"]
+        let tiny = ["--positives", "6", "--hidden", "4", "--epochs", "2", "--mining", "1", "--sentences", "2", "--repeats", "1",
+                    "--noise-seconds", "10", "--operating-logit", "0", "--speed", "0.5:0.88:1.14"]
         let first = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
         let second = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
         #expect(second == first, "the same seed trained a different head")
@@ -62,7 +63,9 @@ struct NeuralHeadTrainerTests {
 
     @Test func firesOnAHeldBackVoiceAndNotOnConfusables() async throws {
         let directory = TemporaryDirectory()
-        let settings = ["--positives", "60", "--hidden", "8", "--epochs", "8", "--sentences", "12", "--repeats", "1"]
+        let settings = ["--positives", "80", "--hidden", "8", "--epochs", "8", "--mining", "2", "--negative-weight", "2",
+                        "--sentences", "16", "--repeats", "1",
+                        "--noise-seconds", "20", "--operating-logit", "0", "--speed", "0.5:0.88:1.14"]
         let head = try await offCooperativePool { try Self.train(seed: 1, settings, directory: directory) }
         let heard = try TestAudio.spoken("hey jarvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
         let confusable = try TestAudio.spoken("hey marvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))

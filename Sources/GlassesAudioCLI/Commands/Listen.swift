@@ -33,8 +33,8 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "0...1, higher = more detections; 0.5 is calibrated near 1 false accept per hour of speech.")
     var sensitivity: Double = 0.5
 
-    @Option(name: .customLong("wake-engine"), help: "dtw (built from the phrase as text) or neural (openWakeWord heads).")
-    var wakeEngine: WakeEngine = .dtw
+    @Option(name: .customLong("wake-engine"), help: "dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text, once).")
+    var wakeEngine: WakeEngine = .default
 
     @Option(name: .customLong("wake-model"), help: "openWakeWord head (.tflite) for --wake-engine neural; repeat for several.")
     var wakeModel: [String] = []

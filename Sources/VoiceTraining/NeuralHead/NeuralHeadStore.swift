@@ -6,7 +6,7 @@ import TFLiteGraph
 /// one and writes it atomically. The runtime only ever loads the file.
 public struct NeuralHeadStore: Sendable {
     /// Bumped whenever the trainer or its data change, so old heads are not reused.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     public var directory: String
     public var trainer: NeuralHeadTrainer
 
@@ -22,14 +22,13 @@ public struct NeuralHeadStore: Sendable {
         return base + "/glasses-audio/heads"
     }
 
-    /// The file for `phrase` under this trainer's settings.
+    /// The file for `phrase` under this trainer's settings: `<directory>/<key>/hey_glasses.tflite`.
     public func path(for phrase: String) -> String {
         let normalized = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        let t = trainer
-        let key = "\(Self.formatVersion)|\(normalized)|\(t.seed) \(t.positiveCount) \(t.sentenceRepeats) \(t.confusableRepeats) "
-            + "\(t.hiddenUnits) \(t.epochs) \(t.heldOutLanguages.sorted()) \(t.sentences.joined(separator: "/").hashValueStable)"
+        let key = "\(Self.formatVersion)|\(normalized)|\(trainer.settingsKey)"
         let slug = normalized.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(40)
-        return directory + "/" + String(slug) + "-" + String(key.hashValueStable, radix: 16) + ".tflite"
+        // The file is named after the phrase (the runtime names a head's detections after its file).
+        return directory + "/" + String(key.hashValueStable, radix: 16) + "/" + String(slug) + ".tflite"
     }
 
     /// The head for `phrase`: from the cache, or trained (a minute or two) and cached.
@@ -49,7 +48,7 @@ public struct NeuralHeadStore: Sendable {
         }
         let bytes = weights.tflite(description: "glasses-audio head for \"\(phrase)\" (trained from text, seed \(trainer.seed))")
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: target), options: .atomic)
         } catch {
             throw .enrollment("cannot write \(target): \(error.localizedDescription)")

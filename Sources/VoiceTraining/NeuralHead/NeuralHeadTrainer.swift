@@ -4,126 +4,309 @@ public import OpenWakeWord
 import Speech
 import Voice
 
-/// Trains an openWakeWord-format head for a phrase given as text: the phrase in many espeak-ng
-/// voices (accents × variants × rates × pitches) with level and noise augmentation as positives;
-/// ordinary sentences, confusable re-spellings of the phrase and the phrase's first word alone as
-/// negatives. Runs the native front end on each utterance and fits a one-hidden-layer network on
-/// windows of 16 embeddings. Deterministic for a seed.
+/// Trains an openWakeWord-format head for a phrase given as text.
+///
+/// Speech comes from every espeak-ng accent and variant (random rate, pitch and pitch range) and
+/// flite's voices (random duration stretch and pitch); each utterance is sped up or slowed down,
+/// tilted, reverberated, band-limited to the 8 kHz of a headset link and levelled at random
+/// (``SpeechAugmentation``). The utterances are laid out in streams of about 20 s, as a
+/// microphone hears them: the phrase alone, after other speech or followed by a command;
+/// ordinary sentences, greetings like "hey there" and confusables of the phrase ("hey classes",
+/// "my glasses") with gaps; babble, hum and coloured noise alone. Each stream gets one noise at
+/// one signal-to-noise ratio and level, then runs through the native front end; every window of
+/// 16 embeddings ending near a phrase's end is a positive, every window away from a phrase a
+/// negative (``HeadTrainingStream``). A one-hidden-layer network is fitted on them, false accepts
+/// weighted up, then refitted on the hardest negatives.
+///
+/// Enrollment recordings (the user saying the phrase) join the positives, each many times over
+/// with different augmentation. Deterministic for a seed, in a fresh process (libespeak-ng keeps
+/// state between syntheses).
 public struct NeuralHeadTrainer: Sendable {
     public var seed: UInt64
+    /// Utterances of the phrase by synthetic voices.
     public var positiveCount: Int
+    /// Voices per ordinary sentence.
     public var sentenceRepeats: Int
+    /// Voices per confusable.
     public var confusableRepeats: Int
     public var hiddenUnits: Int
     public var epochs: Int
+    /// Epochs on the positives and the hardest tenth of the negatives, after `epochs`.
+    public var miningEpochs: Int
+    /// Weight of a negative window relative to balanced classes.
+    public var negativeWeight: Float
+    /// Seconds of noise alone (babble, hum, coloured noise) among the negatives.
+    public var noiseSeconds: Double
+    /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
+    /// and by how much.
+    public var speedShare: Float = 0.8
+    public var speedRange: ClosedRange<Float> = 0.82...1.2
+    /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
+    public var fliteShare: Double
     /// espeak-ng accents left out of training (to test on a voice the head never heard).
     public var heldOutLanguages: Set<String>
+    /// flite voices left out of training.
+    public var heldOutFliteVoices: Set<String>
+    /// The logit the network's output is shifted down by, so that probability 0.5 (sensitivity
+    /// 0.5) sits where ordinary speech gives about one false accept per hour: a head fitted on
+    /// this many negatives is confident, its useful thresholds lie far above 0.5. Measured on a
+    /// held-out corpus (docs/voice.md); 0 leaves the fit as it is (small trainings in tests).
+    public var operatingLogit: Float = 7
     /// Ordinary speech for the negatives.
-    public var sentences: [String] = WakeWordClassifierTrainer.sentences
+    public var sentences: [String] = HeadTrainingText.sentences
+    /// Recordings of the user saying the phrase (16 kHz mono); each joins the positives
+    /// `enrollmentRepeats` times.
+    public var enrollment: [[Float]] = []
+    public var enrollmentRepeats: Int = 24
 
-    public init(seed: UInt64 = 1, positiveCount: Int = 300, sentenceRepeats: Int = 6, confusableRepeats: Int = 4,
-                hiddenUnits: Int = 16, epochs: Int = 10, heldOutLanguages: Set<String> = []) {
+    public init(seed: UInt64 = 1, positiveCount: Int = 1000, sentenceRepeats: Int = 5, confusableRepeats: Int = 3,
+                hiddenUnits: Int = 48, epochs: Int = 16, miningEpochs: Int = 8, negativeWeight: Float = 20,
+                noiseSeconds: Double = 240, fliteShare: Double = 0.35,
+                heldOutLanguages: Set<String> = [], heldOutFliteVoices: Set<String> = []) {
         self.seed = seed
         self.positiveCount = positiveCount
         self.sentenceRepeats = sentenceRepeats
         self.confusableRepeats = confusableRepeats
         self.hiddenUnits = hiddenUnits
         self.epochs = epochs
+        self.miningEpochs = miningEpochs
+        self.negativeWeight = negativeWeight
+        self.noiseSeconds = noiseSeconds
+        self.fliteShare = fliteShare
         self.heldOutLanguages = heldOutLanguages
+        self.heldOutFliteVoices = heldOutFliteVoices
+    }
+
+    /// Every setting that changes the head, for the cache key.
+    public var settingsKey: String {
+        let flite = FliteVoice.program == nil ? "no flite" : "flite \(fliteShare) \(heldOutFliteVoices.sorted())"
+        let recordings = enrollment.map { samples in
+            samples.withUnsafeBytes { bytes in bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
+        }
+        return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
+            + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
+            + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange)"
     }
 
     typealias Examples = TrainingExamples
 
-    /// - Parameter makeFeatures: a fresh front end per utterance.
+    /// - Parameter makeFeatures: a fresh front end per stream.
     public func train(phrase: String, makeFeatures: () throws(OpenWakeWordError) -> OpenWakeWordFeatures)
         throws(WakeWordBuildError) -> NeuralHeadWeights
     {
         var generator = SeededGenerator(seed: seed ^ phrase.hashValueStable)
-        let languages = WakeWordClassifierTrainer.languages.filter { !heldOutLanguages.contains($0) }
-        let variants = (try? EspeakSynthesizer.variants()) ?? ["m1", "m3", "f1", "f3"]
-        func randomVoice() -> EspeakVoice {
-            EspeakVoice(
-                name: languages.randomElement(using: &generator)!,
-                variant: Bool.random(using: &generator) ? nil : variants.randomElement(using: &generator),
-                rate: Int.random(in: 120...220, using: &generator), pitch: Int.random(in: 15...85, using: &generator),
-                pitchRange: Int.random(in: 20...90, using: &generator))
-        }
         // libespeak-ng's Klatt variants draw their noise from the C library's rand(): start every
         // run from the same state, so a seed gives the same head in any process, at any time.
         srand(UInt32(truncatingIfNeeded: seed))
-        var examples = Examples()
+        var voices = TrainingVoices(trainer: self)
+        // Ordinary speech first: its clean utterances also make the babble and the speech around the phrase.
+        let confusables = HeadTrainingText.confusables(of: phrase)
+        var negativeTexts = sentences.flatMap { Array(repeating: ($0, false), count: sentenceRepeats) }
+            + confusables.flatMap { Array(repeating: ($0, true), count: confusableRepeats) }
+        negativeTexts.shuffle(using: &generator)
+        var others: [[Float]] = []
+        var negativeUtterances: [[Float]] = []
+        for (text, isConfusable) in negativeTexts {
+            guard let clean = voices.speak(text, generator: &generator) else { continue }
+            if !isConfusable { others.append(clean) }
+            negativeUtterances.append(clean)
+        }
+        guard !others.isEmpty else { throw .voice(.noTemplates("\(phrase) (no ordinary speech could be synthesised)")) }
+
+        var streams = StreamBuilder(voices: others)
+        var rows = TrainingRows(width: NeuralHeadWeights.inputSize)
+        // Streams go through the front end as they are finished (an hour of audio is not kept).
+        func drain() throws(WakeWordBuildError) {
+            for stream in streams.takeFinished() {
+                let features: OpenWakeWordFeatures
+                do {
+                    features = try makeFeatures()
+                } catch {
+                    throw .enrollment("\(error)")
+                }
+                Self.collect(stream, features: features, into: &rows)
+            }
+        }
+        for clean in negativeUtterances {
+            streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: false, generator: &generator)
+            try drain()
+        }
+        var phrases: [[Float]] = []
         for _ in 0..<positiveCount {
-            guard let speech = try? EspeakSynthesizer.synthesize(phrase, voice: randomVoice()) else { continue }
-            try collect(speech, isPhrase: true, into: &examples, makeFeatures: makeFeatures, generator: &generator)
+            if let clean = voices.speak(phrase, generator: &generator) { phrases.append(clean) }
         }
-        let firstWord = phrase.split(separator: " ").first.map(String.init) ?? phrase
-        let negatives = sentences.flatMap { Array(repeating: $0, count: sentenceRepeats) }
-            + (WakeWordClassifierTrainer.confusables(of: phrase) + [firstWord]).flatMap { Array(repeating: $0, count: confusableRepeats) }
-        for text in negatives {
-            guard let speech = try? EspeakSynthesizer.synthesize(text, voice: randomVoice()) else { continue }
-            try collect(speech, isPhrase: false, into: &examples, makeFeatures: makeFeatures, generator: &generator)
+        for recording in enrollment {
+            let clean = SpeechAugmentation.trimmed(recording)
+            guard !clean.isEmpty else { continue }
+            phrases += Array(repeating: clean, count: enrollmentRepeats)
         }
-        guard examples.positives.count >= 10, !examples.negatives.isEmpty else {
-            throw .voice(.noTemplates("\(phrase) (only \(examples.positives.count) positive windows)"))
+        phrases.shuffle(using: &generator)
+        for clean in phrases {
+            streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: true, generator: &generator)
+            try drain()
         }
-        return fit(examples, generator: &generator)
+        var noiseLeft = noiseSeconds
+        while noiseLeft > 0 {
+            let seconds = min(noiseLeft, 20)
+            streams.addNoise(seconds: seconds, generator: &generator)
+            noiseLeft -= seconds
+            try drain()
+        }
+        streams.flush(generator: &generator)
+        try drain()
+        guard rows.positives.count >= 10, !rows.negatives.isEmpty else {
+            throw .voice(.noTemplates("\(phrase) (only \(rows.positives.count) positive windows)"))
+        }
+        return fit(rows, generator: &generator)
     }
 
-    /// Puts `speech` in noise, runs the front end and keeps its 16-embedding windows: for the
-    /// phrase, those ending just after it (positives) and those ending early in it (negatives);
-    /// for other speech, every other window.
-    func collect(
-        _ speech: AudioBuffer, isPhrase: Bool, into examples: inout Examples,
-        makeFeatures: () throws(OpenWakeWordError) -> OpenWakeWordFeatures, generator: inout SeededGenerator
-    ) throws(WakeWordBuildError) {
-        let rate = OpenWakeWordFeatures.sampleRate
-        guard let resampled = try? Resampler.resample(speech, to: rate) else { return }
-        let gain = powf(10, Float.random(in: -12...4, using: &generator) / 20)
-        let peak = max(1e-3, resampled.samples.map(abs).max() ?? 1)
-        let lead = Int(Float.random(in: 1.0...1.6, using: &generator) * Float(rate))
-        let tail = Int(0.8 * Float(rate))
-        var samples = [Float](repeating: 0, count: lead) + resampled.samples.map { $0 / peak * 0.3 * gain }
-            + [Float](repeating: 0, count: tail)
-        let speechPower = resampled.samples.reduce(0) { $0 + powf($1 / peak * 0.3 * gain, 2) } / Float(max(1, resampled.samples.count))
-        let noiseScale = (speechPower / powf(10, Float.random(in: 5...30, using: &generator) / 10)).squareRoot()
-        let lowPass = Bool.random(using: &generator)
-        var previous: Float = 0
-        for index in samples.indices {
-            var value = generator.gaussian()
-            if lowPass { previous = 0.95 * previous + 0.31 * value; value = previous }
-            samples[index] += value * noiseScale
-        }
-        let phraseStart = Double(lead) / Double(rate)
-        let phraseEnd = Double(lead + resampled.samples.count) / Double(rate)
-        let features: OpenWakeWordFeatures
-        do {
-            features = try makeFeatures()
-        } catch {
-            throw .enrollment("\(error)")
-        }
-        var window = Array(repeatElement(features.silenceEmbedding, count: NeuralHeadWeights.windowCount).joined())
-        for embedding in features.process(samples) {
-            window.removeFirst(OpenWakeWordFeatures.embeddingSize)
-            window += embedding.values
-            if isPhrase {
-                if embedding.time >= phraseEnd - 0.1, embedding.time <= phraseEnd + 0.4 {
-                    examples.positives.append(window)
-                } else if embedding.time < phraseStart + 0.3 || embedding.time > phraseEnd + 1.4 {
-                    examples.negatives.append(window)
-                }
-            } else {
-                examples.negatives.append(window)
+    /// Runs the front end over `stream` and adds its labelled windows of 16 embeddings (the
+    /// first ones padded with the silence the stream starts after).
+    static func collect(_ stream: HeadTrainingStream, features: OpenWakeWordFeatures, into rows: inout TrainingRows) {
+        let size = OpenWakeWordFeatures.embeddingSize
+        let start = rows.values.count
+        for _ in 1..<NeuralHeadWeights.windowCount { rows.values += features.silenceEmbedding }
+        for (index, embedding) in features.process(stream.samples).enumerated() {
+            rows.values += embedding.values
+            let offset = start + index * size
+            switch stream.label(windowEnd: embedding.time) {
+            case .positive: rows.positives.append(offset)
+            case .negative: rows.negatives.append(offset)
+            case .ignored: break
             }
         }
     }
 
-    /// Adam on class-balanced cross-entropy; the input standardisation is folded into the first
-    /// layer of the returned weights.
-    func fit(_ examples: Examples, generator: inout SeededGenerator) -> NeuralHeadWeights {
+    /// Adam on cross-entropy (negatives weighted `negativeWeight` against balanced classes),
+    /// then hard-negative epochs; the input standardisation is folded into the first layer.
+    func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> NeuralHeadWeights {
         let trainer = BalancedMLPTrainer(settings: .init(
-            hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.9, weightDecay: 1e-3))
-        let result = trainer.fit(examples, inputs: NeuralHeadWeights.inputSize, generator: &generator)
+            hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.85, weightDecay: 1e-3,
+            negativeWeight: negativeWeight, miningEpochs: miningEpochs, hardNegativeFraction: 0.1))
+        let result = trainer.fit(rows, generator: &generator)
         let (weights, bias) = result.foldedHiddenLayer()
-        return NeuralHeadWeights(hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias)
+        return NeuralHeadWeights(
+            hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias - operatingLogit)
+    }
+
+    /// Fixed examples (for tests of the fit alone).
+    func fit(_ examples: Examples, generator: inout SeededGenerator) -> NeuralHeadWeights {
+        fit(TrainingRows(examples, width: NeuralHeadWeights.inputSize), generator: &generator)
+    }
+}
+
+/// The synthetic voices a training run draws from: espeak-ng accents × variants × rates ×
+/// pitches, and flite's voices × duration stretches × pitches (each flite rendering made once).
+struct TrainingVoices {
+    let languages: [String]
+    let variants: [String]
+    let fliteVoices: [String]
+    let fliteShare: Double
+    private var flite: [String: [Float]] = [:]
+
+    init(trainer: NeuralHeadTrainer) {
+        languages = WakeWordClassifierTrainer.languages.filter { !trainer.heldOutLanguages.contains($0) }
+        variants = (try? EspeakSynthesizer.variants()) ?? ["m1", "m3", "f1", "f3"]
+        fliteVoices = FliteVoice.program == nil ? [] : FliteVoice.names.filter { !trainer.heldOutFliteVoices.contains($0) }
+        fliteShare = trainer.fliteShare
+    }
+
+    /// `text` in a random voice, 16 kHz, silence trimmed; nil if the synthesiser failed.
+    mutating func speak(_ text: String, generator: inout SeededGenerator) -> [Float]? {
+        if !fliteVoices.isEmpty, Double.random(in: 0..<1, using: &generator) < fliteShare {
+            let voice = FliteVoice(
+                name: fliteVoices.randomElement(using: &generator)!,
+                durationStretch: [0.8, 0.9, 1.0, 1.1, 1.2, 1.35].randomElement(using: &generator)!,
+                meanPitch: [nil, 90, 120, 160, 210].randomElement(using: &generator)!)
+            let key = "\(voice)|\(text)"
+            if let cached = flite[key] { return cached }
+            guard let samples = voice.synthesize(text) else { return nil }
+            let clean = SpeechAugmentation.trimmed(samples)
+            flite[key] = clean
+            return clean.isEmpty ? nil : clean
+        }
+        let voice = EspeakVoice(
+            name: languages.randomElement(using: &generator)!,
+            variant: Bool.random(using: &generator) ? nil : variants.randomElement(using: &generator),
+            rate: Int.random(in: 110...230, using: &generator), pitch: Int.random(in: 10...90, using: &generator),
+            pitchRange: Int.random(in: 10...90, using: &generator))
+        guard let speech = try? EspeakSynthesizer.synthesize(text, voice: voice),
+              let resampled = try? Resampler.resample(speech, to: SpeechAugmentation.rate)
+        else { return nil }
+        let clean = SpeechAugmentation.trimmed(resampled.samples)
+        return clean.isEmpty ? nil : clean
+    }
+}
+
+/// Lays utterances out in streams of about 20 s, each finished with its own noise and level.
+struct StreamBuilder {
+    static let streamSeconds = 20.0
+    /// Clean ordinary speech: babble, and the speech before or after a phrase.
+    let voices: [[Float]]
+    private(set) var finished: [HeadTrainingStream] = []
+    private var current = HeadTrainingStream()
+
+    init(voices: [[Float]]) {
+        self.voices = voices
+    }
+
+    /// Adds one utterance: the phrase after silence or after other speech, sometimes followed by
+    /// a command; anything else after a short gap.
+    mutating func add(_ utterance: [Float], isPhrase: Bool, generator: inout SeededGenerator) {
+        if current.samples.isEmpty { current.appendSilence(seconds: Double.random(in: 0.3...1.0, using: &generator)) }
+        if isPhrase {
+            if Double.random(in: 0..<1, using: &generator) < 0.3 {
+                current.appendSilence(seconds: 1.2)
+                current.append(level(voices.randomElement(using: &generator)!, generator: &generator), isPhrase: false)
+                current.appendSilence(seconds: Double.random(in: 0.15...0.6, using: &generator))
+            } else {
+                current.appendSilence(seconds: Double.random(in: 1.2...2.0, using: &generator))
+            }
+            current.append(utterance, isPhrase: true)
+            if Double.random(in: 0..<1, using: &generator) < 0.5 {
+                current.appendSilence(seconds: Double.random(in: 0.15...0.8, using: &generator))
+                current.append(level(voices.randomElement(using: &generator)!, generator: &generator), isPhrase: false)
+            }
+            current.appendSilence(seconds: Double.random(in: 0.6...1.2, using: &generator))
+        } else {
+            current.append(utterance, isPhrase: false)
+            current.appendSilence(seconds: Double.random(in: 0.1...1.0, using: &generator))
+        }
+        if current.duration >= Self.streamSeconds { finish(generator: &generator) }
+    }
+
+    /// A stretch of noise alone.
+    mutating func addNoise(seconds: Double, generator: inout SeededGenerator) {
+        flush(generator: &generator)
+        current.appendSilence(seconds: seconds)
+        let kind = HeadTrainingStream.Noise.allCases.randomElement(using: &generator)!
+        current.finish(noise: kind, snr: 0, level: Float.random(in: -45 ... -20, using: &generator), voices: voices, generator: &generator)
+        finished.append(current)
+        current = HeadTrainingStream()
+    }
+
+    /// The streams finished since the last call.
+    mutating func takeFinished() -> [HeadTrainingStream] {
+        defer { finished = [] }
+        return finished
+    }
+
+    mutating func flush(generator: inout SeededGenerator) {
+        if !current.samples.isEmpty { finish(generator: &generator) }
+    }
+
+    private func level(_ clean: [Float], generator: inout SeededGenerator) -> [Float] {
+        let gain = powf(10, Float.random(in: -6...6, using: &generator) / 20) * 0.1 / max(1e-6, SpeechAugmentation.power(clean).squareRoot())
+        return clean.map { $0 * gain }
+    }
+
+    private mutating func finish(generator: inout SeededGenerator) {
+        current.appendSilence(seconds: 0.5)
+        let noise: HeadTrainingStream.Noise? = Double.random(in: 0..<1, using: &generator) < 0.1
+            ? nil : HeadTrainingStream.Noise.allCases.randomElement(using: &generator)!
+        current.finish(noise: noise, snr: Float.random(in: 0...25, using: &generator), level: Float.random(in: -40 ... -15, using: &generator),
+                       voices: voices, generator: &generator)
+        finished.append(current)
+        current = HeadTrainingStream()
     }
 }
