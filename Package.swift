@@ -21,12 +21,15 @@ let package = Package(
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
+        // Preloaded into a bluealsa on the emulator's bus (see Sources/BlueALSAHCIShim).
+        .library(name: "BlueALSAHCIShim", type: .dynamic, targets: ["BlueALSAHCIShim"]),
     ],
     dependencies: [
         .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://gh.hhj520.top/apple/swift-log", from: "1.6.0"),
         .package(url: "https://gh.hhj520.top/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://gh.hhj520.top/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://gh.hhj520.top/apple/swift-nio", from: "2.81.0"),
         // glasses-audiod (issue 11): HTTP API, store, metrics; the WebSocket API is the Wyoming part's.
         .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -50,6 +53,7 @@ let package = Package(
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
 
+        .target(name: "BlueALSAHCIShim"),
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
@@ -96,7 +100,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ALSABackend",
-            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA"],
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA", "DBusKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "BackendSelection",
@@ -147,13 +151,21 @@ let package = Package(
         .testTarget(
             name: "RouteServiceTests",
             dependencies: [
-                "RouteService", "Simulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "RouteService", "Simulator", "PulseBackend", "ALSABackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "PulseBackendTests",
             dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ALSABackendTests", dependencies: ["ALSABackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BlueALSATests",
+            dependencies: ["ALSABackend", "GlassesEmulator", "Voice", "AudioBackend", "AudioCore", "Routing", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),
         .testTarget(
@@ -187,9 +199,16 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Diagnostics",
-            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "AudioBackend", "Routing", "CBluetooth"],
+            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "ALSABackend", "BackendSelection", "AudioBackend", "Routing", "CBluetooth"],
             swiftSettings: strict),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "Routing"], swiftSettings: strict),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "ALSABackend", "Routing"], swiftSettings: strict),
+        .executableTarget(
+            name: "ALSABench",
+            dependencies: [
+                "ALSABackend", "PulseBackend", "GlassesEmulator", "RouteService", "Voice", "AudioBackend", "AudioCore", "Routing",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/ALSABench", swiftSettings: strict),
         .executableTarget(
             name: "FoldBench",
             dependencies: [
@@ -197,8 +216,60 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/FoldBench", swiftSettings: strict),
+        .executableTarget(
+            name: "RoundTripBench",
+            dependencies: [
+                "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "GlassesEmulator", "PulseBackend",
+                "RouteService", "Routing", "AudioBackend", "AudioCore", "DeviceProfiles", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/RoundTripBench", swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     
+        // Wyoming (issue 11): the pure codec and events, the TCP server (satellite for Home
+        // Assistant and wake-word service), and the WebSocket backend for custom assistants.
+        .target(name: "Wyoming", swiftSettings: strict),
+        .target(
+            name: "WyomingServer",
+            dependencies: [
+                "Wyoming", "Assistant", "Voice", "AudioCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "AssistantSocket",
+            dependencies: [
+                "Assistant", "AudioCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "WyomingTests", dependencies: ["Wyoming"], swiftSettings: strict),
+        .executableTarget(
+            name: "WyomingBench",
+            dependencies: [
+                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "AudioCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/WyomingBench", swiftSettings: strict),
+        .testTarget(
+            name: "WyomingServerTests",
+            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "VoiceTraining", "AudioCore", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AssistantSocketTests",
+            dependencies: ["AssistantSocket", "Assistant", "AudioCore", "TestKit",
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+
         // glasses-audiod (issue 11): the store, the daemon's library (configuration, services,
         // HTTP API, events, systemd) and the executable that only parses, builds and runs.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
@@ -207,7 +278,9 @@ let package = Package(
             dependencies: [
                 "Store", "BackendSelection", "RouteService", "AssistantService", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "VoiceTraining", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
+                "Wyoming", "WyomingServer", "AssistantSocket",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -20,14 +20,18 @@ public struct Utterance: Sendable {
     }
 }
 
-/// What a backend answers: what it heard, and the text to speak (empty: say nothing).
+/// What a backend answers: what it heard, and the text to speak (empty: say nothing), or
+/// audio to play instead of speaking the text (Home Assistant's TTS, a custom backend's voice).
 public struct AssistantReply: Sendable, Equatable {
     public var heard: String
     public var answer: String
+    /// Played on the speaker route in place of the text's synthesis (any rate, mono).
+    public var audio: AudioBuffer?
 
-    public init(heard: String, answer: String) {
+    public init(heard: String, answer: String, audio: AudioBuffer? = nil) {
         self.heard = heard
         self.answer = answer
+        self.audio = audio
     }
 }
 
@@ -36,4 +40,10 @@ public struct AssistantReply: Sendable, Equatable {
 public protocol AssistantBackend: Sendable {
     var name: String { get }
     func respond(to utterance: Utterance) async throws -> AssistantReply
+    /// The reply has been played to the end (Wyoming sends `played`). Default: nothing.
+    func replyPlayed(_ reply: AssistantReply) async
+}
+
+extension AssistantBackend {
+    public func replyPlayed(_ reply: AssistantReply) async {}
 }

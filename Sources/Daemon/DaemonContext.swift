@@ -1,4 +1,5 @@
 public import AssistantService
+public import AssistantSocket
 import AudioBackend
 public import BackendSelection
 import Foundation
@@ -7,6 +8,7 @@ public import Prometheus
 public import RouteService
 import Routing
 public import Store
+public import WyomingServer
 
 /// Everything the daemon's services share, opened once at start: the store, the event bus,
 /// the backend and its route service, the assistant, the API key, the metrics registry.
@@ -24,6 +26,11 @@ public struct DaemonContext: Sendable {
     public let metrics: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
     public let startedAt: Date
+    /// The Wyoming satellite and wake-word server (bound at open), and what it reports.
+    public let wyoming: WyomingServer
+    public let wyomingNotices: AsyncStream<WyomingNotice>
+    /// The custom backends on `/api/assistant`.
+    public let assistantSockets: AssistantSocketHub
 
     /// Opens everything in order; what was opened is closed again if a later step fails.
     public static func open(
@@ -50,11 +57,23 @@ public struct DaemonContext: Sendable {
             backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy),
             logger: Logger(label: "route", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         let assistantState = AssistantState(settings: settings)
+        let wyoming: WyomingServer
+        let wyomingNotices: AsyncStream<WyomingNotice>
+        do {
+            (wyoming, wyomingNotices) = try await WyomingAssembly.bind(
+                configuration: configuration, state: assistantState,
+                logger: Logger(label: "wyoming", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+        } catch {
+            _ = try? await session.close()
+            throw DaemonError("the Wyoming server cannot listen on \(configuration.bind):\(configuration.wyomingPort): \(error)")
+        }
+        let assistantSockets = AssistantSocketHub(
+            logger: Logger(label: "assistant-socket", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         let assistant: AssistantService
         do {
             assistant = try AssistantAssembly.make(
                 routes: routes, state: assistantState, configuration: configuration,
-                store: store,
+                store: store, wyoming: wyoming, sockets: assistantSockets,
                 logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         } catch {
             _ = try? await session.close()
@@ -63,7 +82,8 @@ public struct DaemonContext: Sendable {
         return DaemonContext(
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
-            metrics: metrics, notifier: SystemdNotifier(), startedAt: Date())
+            metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
+            assistantSockets: assistantSockets)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is

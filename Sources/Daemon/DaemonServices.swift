@@ -9,7 +9,8 @@ public import ServiceLifecycle
 /// - assistant: the wake word, the command, the reply;
 /// - event forwarder: route changes, session states and voice events into the event bus;
 /// - HTTP API: REST, server-sent events, metrics, the OpenAPI document;
-/// - (the Wyoming satellite and wake-word service join here);
+/// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), and its
+///   notices into the event bus;
 /// - systemd: the watchdog, and STOPPING first on shutdown.
 public enum DaemonServices {
     public static func assemble(_ context: DaemonContext) async -> [any Service] {
@@ -18,6 +19,8 @@ public enum DaemonServices {
         services.append(AssistantRunner(assistant: context.assistant, state: context.assistantState, listenAtStart: context.configuration.listen))
         services.append(await EventForwarder.make(context))
         services.append(HTTPServer.make(context))
+        services.append(context.wyoming)
+        services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices))
         services.append(SystemdService(notifier: context.notifier, interval: context.configuration.watchdogInterval))
         return services
     }

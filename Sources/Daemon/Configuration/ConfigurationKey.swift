@@ -40,6 +40,9 @@ public struct ConfigurationKey: Sendable {
         text("server", "a PulseAudio server address") { $0.server = $1 },
         text("profiles", "a folder of device profiles") { $0.profiles = $1 },
         choice("policy", SwitchingPolicy.allCases.map(\.rawValue)) { $0.policy = SwitchingPolicy(rawValue: $1)! },
+        choice("assistant-backend", AssistantBackendChoice.allCases.map(\.rawValue)) {
+            $0.assistantBackend = AssistantBackendChoice(rawValue: $1)!
+        },
         choice("listen", ["true", "false"]) { $0.listen = $1 == "true" },
         choice("log-level", Logger.Level.allCases.map(\.rawValue)) { $0.logLevel = Logger.Level(rawValue: $1)! },
         integer("event-retention", 10...10_000_000) { $0.eventRetention = $1 },

@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Folder of device profiles (`nil`: `$GLASSES_AUDIO_PROFILES` or the shipped folder).
     public var profiles: String?
     public var policy: SwitchingPolicy = .mediaFirst
+    /// Where commands go: the local grammar, Home Assistant over the Wyoming satellite, or a
+    /// custom backend on the WebSocket API.
+    public var assistantBackend: AssistantBackendChoice = .local
     /// Whether the assistant listens for the wake word from the start (else only on
     /// `POST /api/listen` or after `POST /api/control/wake`).
     public var listen: Bool = true

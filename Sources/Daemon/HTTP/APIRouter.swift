@@ -1,3 +1,4 @@
+import AssistantSocket
 import Foundation
 public import Hummingbird
 
@@ -21,6 +22,7 @@ public enum APIRouter {
         EventRoutes(context: context).add(to: router)
         MetricsRoutes(context: context).add(to: router)
         OpenAPIRoute().add(to: router)
+        context.assistantSockets.addRoute(to: router)
         return router
     }
 }

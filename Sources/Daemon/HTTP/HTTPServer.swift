@@ -1,5 +1,7 @@
+import AssistantSocket
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 
@@ -13,6 +15,7 @@ public enum HTTPServer {
         let notifier = context.notifier
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: AssistantSocketHub.webSocketConfiguration)),
             configuration: .init(address: .hostname(configuration.bind, port: configuration.httpPort), serverName: "glasses-audiod"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.httpPort

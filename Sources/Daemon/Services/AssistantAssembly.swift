@@ -1,4 +1,5 @@
 import Assistant
+import AssistantSocket
 import AssistantService
 import Foundation
 import LocalAssistant
@@ -8,17 +9,24 @@ import Speech
 import Store
 import Voice
 import VoiceTraining
+import WyomingServer
 
 /// Builds the daemon's assistant: the local backend, espeak-ng, and a voice stage whose wake
 /// word is the one in the settings when the route opens (DTW templates, prepared once per
 /// phrase and cached).
 enum AssistantAssembly {
     static func make(
-        routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, logger: Logger
+        routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
+        sockets: AssistantSocketHub, logger: Logger
     ) throws -> AssistantService {
         let settings = state.settings
-        let local = try LocalAssistantBackend(assistantName: settings.name, wakePhrase: settings.wakeWord.keyword)
-        let backend = HistoryKeepingBackend(inner: local, store: store, dataDirectory: configuration.dataDirectory, logger: logger)
+        let chosen: any AssistantBackend
+        switch configuration.assistantBackend {
+        case .local: chosen = try LocalAssistantBackend(assistantName: settings.name, wakePhrase: settings.wakeWord.keyword)
+        case .homeAssistant: chosen = WyomingSatelliteBackend(link: wyoming.satellite)
+        case .websocket: chosen = WebSocketAssistantBackend(hub: sockets)
+        }
+        let backend = HistoryKeepingBackend(inner: chosen, store: store, dataDirectory: configuration.dataDirectory, logger: logger)
         let speech = SpeechSettings(rate: settings.voice.rate, volume: settings.voice.volume)
         let models = WakeModelCache()
         _ = try models.models(for: settings.wakeWord.keyword)  // ready before the first route opens

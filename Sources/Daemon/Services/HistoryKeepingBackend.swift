@@ -36,4 +36,9 @@ struct HistoryKeepingBackend: AssistantBackend {
         }
         return reply
     }
+
+    /// Passed on: Home Assistant waits for `played`.
+    func replyPlayed(_ reply: AssistantReply) async {
+        await inner.replyPlayed(reply)
+    }
 }

@@ -1,0 +1,119 @@
+import Logging
+import NIOCore
+import Wyoming
+
+/// One client's conversation: frames decoded as they arrive, each answered in order. A client
+/// that sent `run-satellite` is Home Assistant (its audio is TTS for the glasses); any other
+/// client's audio goes to wake-word detection. Owned by the connection's task.
+final class WyomingConnection {
+    private let peer: Int
+    private let info: WyomingInfo
+    private let satellite: WyomingSatelliteLink
+    private let notices: @Sendable (WyomingNotice) -> Void
+    private let logger: Logger
+    private let send: WyomingSatelliteLink.Send
+    private var decoder: WyomingFrameDecoder
+    private let wakeStream: WakeWordStream?
+    private var isSatelliteClient = false
+
+    init(
+        peer: Int, info: WyomingInfo, wake: WakeWordEngine?, satellite: WyomingSatelliteLink, limits: WyomingFrameDecoder.Limits,
+        notices: @escaping @Sendable (WyomingNotice) -> Void, logger: Logger, send: @escaping WyomingSatelliteLink.Send
+    ) {
+        self.peer = peer
+        self.info = info
+        self.satellite = satellite
+        self.notices = notices
+        self.logger = logger
+        self.send = send
+        decoder = WyomingFrameDecoder(limits: limits)
+        wakeStream = wake.map(WakeWordStream.init(engine:))
+    }
+
+    /// Serves until the client closes or breaks the framing.
+    func run(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
+        for try await buffer in inbound {
+            decoder.append(buffer.readableBytesView)
+            while true {
+                let frame: WyomingFrame?
+                do {
+                    frame = try decoder.next()
+                } catch {
+                    return try await reject(error)
+                }
+                guard let frame else { break }
+                do {
+                    try await handle(try WyomingEvent(frame: frame))
+                } catch let error as WyomingProtocolError {
+                    try await reject(error)
+                }
+            }
+        }
+        do { try decoder.finish() } catch { try? await reject(error) }
+    }
+
+    /// Answers a bad frame with `error`; throws (closing the connection) unless the stream is
+    /// still in step.
+    private func reject(_ error: WyomingProtocolError) async throws {
+        let closing = !error.isFramingIntact
+        logger.warning("wyoming: client \(peer): \(error)\(closing ? "; closing its connection" : "")")
+        notices(.protocolError(peer: peer, error, closed: closing))
+        try await send(.error(error))
+        if closing { throw error }
+    }
+
+    private func handle(_ event: WyomingEvent) async throws {
+        switch event {
+        case .describe:
+            try await send(.info(info))
+        case .ping(let text):
+            try await send(.pong(text: text))
+        case .runSatellite:
+            isSatelliteClient = true
+            await satellite.runSatellite(peer: peer, send: send)
+            notices(.satelliteRunning(peer: peer))
+        case .pauseSatellite:
+            await satellite.pauseSatellite(peer: peer)
+            notices(.satellitePaused(peer: peer))
+        case .detect(let names):
+            wakeStream?.names = names.map(Set.init)
+        case .audioStart(let format, _):
+            if isSatelliteClient {
+                await satellite.received(event, from: peer)
+            } else {
+                try await wake { stream throws(WakeStreamError) in try stream.start(format); return [] }
+            }
+        case .audioChunk(let format, _, let audio):
+            if isSatelliteClient {
+                await satellite.received(event, from: peer)
+            } else {
+                try await wake { stream throws(WakeStreamError) in try stream.process(audio, format: format) }
+            }
+        case .audioStop:
+            if isSatelliteClient {
+                await satellite.received(event, from: peer)
+            } else {
+                try await wake { stream throws(WakeStreamError) in stream.stop() }
+            }
+        case .transcript, .synthesize, .error, .timer, .other:
+            if isSatelliteClient { await satellite.received(event, from: peer) }
+            notices(.event(peer: peer, event))
+        case .info, .pong, .runPipeline, .detection, .notDetected, .voiceStarted, .voiceStopped, .played:
+            notices(.event(peer: peer, event))
+        }
+    }
+
+    /// Runs one wake-word step and sends what it found; a problem is answered with `error`.
+    private func wake(_ step: (WakeWordStream) throws(WakeStreamError) -> [WyomingEvent]) async throws {
+        guard let wakeStream else {
+            return try await send(.error(text: "this server has no wake-word service configured", code: "no-wake-service"))
+        }
+        let events: [WyomingEvent]
+        do {
+            events = try step(wakeStream)
+        } catch {
+            return try await send(.error(text: error.description, code: "unsupported-audio"))
+        }
+        for event in events { try await send(event) }
+    }
+}

@@ -1,0 +1,160 @@
+import Assistant
+import AudioCore
+public import Wyoming
+
+/// The satellite's side of its Home Assistant connection: which client runs the satellite
+/// (the last to send `run-satellite`, until it pauses or leaves), and the command now with it:
+/// events out, then the transcript, the reply text and the TTS audio back.
+public actor WyomingSatelliteLink {
+    public typealias Send = @Sendable (WyomingEvent) async throws -> Void
+
+    private struct Peer {
+        var send: Send
+        var paused: Bool
+    }
+
+    /// The command with Home Assistant, and what has come back for it.
+    private struct PendingRun {
+        var peer: Int
+        var number: Int
+        var heard = ""
+        var answer = ""
+        var ttsFormat: WyomingAudioFormat?
+        var tts: [UInt8] = []
+        /// Where the reply goes; it may come before the sender waits for it.
+        var reply: AsyncThrowingStream<AssistantReply, any Error>.Continuation
+    }
+
+    public let port: Int
+    private var peers: [Int: Peer] = [:]
+    private var running: Int?
+    private var pending: PendingRun?
+    /// The peer whose reply is playing (gets `played`).
+    private var playingFor: Int?
+    private var commands = 0
+
+    public init(port: Int) {
+        self.port = port
+    }
+
+    /// Whether a client runs the satellite now.
+    public var isConnected: Bool { running.map { peers[$0]?.paused == false } ?? false }
+
+    // MARK: - From the connections
+
+    func runSatellite(peer: Int, send: @escaping Send) {
+        peers[peer] = Peer(send: send, paused: false)
+        running = peer
+    }
+
+    func pauseSatellite(peer: Int) {
+        peers[peer]?.paused = true
+        if pending?.peer == peer { finish(throwing: .paused) }
+    }
+
+    func disconnected(peer: Int) {
+        peers[peer] = nil
+        if running == peer { running = nil }
+        if playingFor == peer { playingFor = nil }
+        if pending?.peer == peer { finish(throwing: .disconnected) }
+    }
+
+    /// An event from the running client; `true` when it belonged to the command in progress.
+    @discardableResult
+    func received(_ event: WyomingEvent, from peer: Int) -> Bool {
+        guard var run = pending, run.peer == peer else { return false }
+        switch event {
+        case .transcript(let text): run.heard = text
+        case .synthesize(let text): run.answer = text
+        case .audioStart(let format, _):
+            run.ttsFormat = format
+            run.tts = []
+        case .audioChunk(let format, _, let audio):
+            if run.ttsFormat == nil { run.ttsFormat = format }
+            run.tts += audio
+        case .audioStop:
+            pending = run
+            finishWithReply()
+            return true
+        case .error(let text, _):
+            finish(throwing: .pipelineFailed(text))
+            return true
+        default:
+            return false
+        }
+        pending = run
+        return true
+    }
+
+    // MARK: - From the backend
+
+    /// Sends one command as a local-wake satellite does and waits for Home Assistant's reply.
+    func send(_ utterance: Utterance) async throws -> AssistantReply {
+        guard let peer = running, let client = peers[peer] else { throw WyomingSatelliteError.notConnected(port: port) }
+        guard !client.paused else { throw WyomingSatelliteError.paused }
+        guard pending == nil else { throw WyomingSatelliteError.busy }
+        let (replies, reply) = AsyncThrowingStream.makeStream(of: AssistantReply.self)
+        commands += 1
+        let number = commands
+        pending = PendingRun(peer: peer, number: number, reply: reply)
+        defer { if pending?.number == number { pending = nil } }
+        do {
+            for event in Self.events(for: utterance) { try await client.send(event) }
+        } catch {
+            throw WyomingSatelliteError.disconnected
+        }
+        for try await answer in replies { return answer }
+        throw WyomingSatelliteError.timedOut(seconds: 0)  // cancelled: the backend's timeout
+    }
+
+    /// The reply finished playing: tell Home Assistant (`played`).
+    func replyPlayed() async {
+        guard let peer = playingFor, let client = peers[peer] else { return }
+        playingFor = nil
+        try? await client.send(.played)
+    }
+
+    private func finishWithReply() {
+        guard let run = pending else { return }
+        pending = nil
+        var audio: AudioBuffer?
+        if let format = run.ttsFormat, !run.tts.isEmpty {
+            let samples = run.tts.withUnsafeBytes { PCMConversion.floats(fromS16LE: $0) }
+            let buffer = AudioBuffer(format: PCMFormat(sampleRate: format.rate, channels: format.channels), samples: samples)
+            audio = format.channels == 1 ? buffer : ChannelMixer.mixdownToMono(buffer)
+        }
+        playingFor = run.peer
+        run.reply.yield(AssistantReply(heard: run.heard, answer: run.answer, audio: audio))
+    }
+
+    private func finish(throwing error: WyomingSatelliteError) {
+        guard let run = pending else { return }
+        pending = nil
+        run.reply.finish(throwing: error)
+    }
+
+    /// What a local-wake satellite sends for one command (wyoming-satellite's order: the
+    /// detection, then `run-pipeline` from ASR to TTS, then the audio with the voice events).
+    static func events(for utterance: Utterance, chunkFrames: Int = 1024) -> [WyomingEvent] {
+        let name = WakeWordEngine.name(forPhrase: utterance.wakeWord)
+        let audio = utterance.audio.format.channels == 1 ? utterance.audio : ChannelMixer.mixdownToMono(utterance.audio)
+        let rate = audio.format.sampleRate
+        let format = WyomingAudioFormat(rate: rate)
+        var events: [WyomingEvent] = [
+            .detection(name: name, timestamp: 0),
+            .runPipeline(WyomingPipelineRun(start: .asr, end: .tts, wakeWordName: name)),
+            .audioStart(format, timestamp: 0),
+            .voiceStarted(timestamp: 0),
+        ]
+        var start = 0
+        while start < audio.samples.count {
+            let end = min(audio.samples.count, start + chunkFrames)
+            let bytes = PCMConversion.s16le(Array(audio.samples[start..<end]))
+            events.append(.audioChunk(format, timestamp: start * 1000 / rate, audio: bytes))
+            start = end
+        }
+        let milliseconds = audio.samples.count * 1000 / max(rate, 1)
+        events += [.voiceStopped(timestamp: milliseconds), .audioStop(timestamp: milliseconds)]
+        return events
+    }
+}

@@ -1,0 +1,96 @@
+import AudioCore
+import Foundation
+import Testing
+import TestKit
+
+extension DaemonSuites {
+    /// glasses-audiod as Home Assistant's Wyoming satellite and as the server of a custom
+    /// WebSocket backend: real daemon process, simulated glasses, real Python peers
+    /// (`wyoming` 1.10.2, `websockets`) from scripts/wyoming-peer.
+    @Suite("glasses-audiod with Home Assistant (Wyoming) and a WebSocket backend", .serialized)
+    struct DaemonWyomingTests {
+        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+        private func peer(_ script: String, _ arguments: [String]) throws -> Child {
+            try Child(Self.root + "/scripts/wyoming-peer", [script] + arguments)
+        }
+
+        private func wyomingPort(_ daemon: DaemonProcess) throws -> Int {
+            let marker = "wyoming: listening on 127.0.0.1:"
+            guard let tail = daemon.child.stderrSoFar.components(separatedBy: marker).dropFirst().first, let port = Int(tail.prefix { $0.isNumber })
+            else { throw TestFailure("no Wyoming port in: \(daemon.child.stderrSoFar)") }
+            return port
+        }
+
+        private func summary(_ child: Child) async throws -> [String: Any] {
+            let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
+            guard output.status == 0 else { throw TestFailure("peer failed (\(output.status)): \(output.stderr)") }
+            guard let line = output.stdout.split(separator: "\n").last,
+                let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else { throw TestFailure("no JSON from the peer: \(output.stdout) \(output.stderr)") }
+            return json
+        }
+
+        @Test("Home Assistant flow: the wake phrase on the simulated mic, run-pipeline and 16 kHz audio to HA, its TTS played on the glasses, played sent")
+        func homeAssistantFlow() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: true,
+                arguments: [
+                    "--assistant-backend", "home-assistant", "--policy", "voiceFirst", "--mic", Self.root + "/samples/hey-glasses-what-time.wav",
+                    "--mic-mode", "loop", "--speaker-out", speaker,
+                ])
+            let ha = try peer("ha_satellite.py", ["127.0.0.1", "\(try wyomingPort(daemon))", "--tts-seconds", "1.0", "--timeout", "90"])
+            let result = try await summary(ha)
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(result["played"] as? Bool == true, "\(result)")
+            let run = try #require(result["run_pipeline"] as? [String: Any])
+            #expect(run["start_stage"] as? String == "asr")
+            #expect(run["end_stage"] as? String == "tts")
+            #expect(run["wake_word_name"] as? String == "hey_glasses")
+            #expect(result["detection"] as? String == "hey_glasses")
+            #expect(result["audio_format"] as? [String: Int] == ["rate": 16000, "width": 2, "channels": 1])
+            #expect((result["audio_seconds"] as? Double ?? 0) > 0.3)
+            #expect(result["bad_chunks"] == nil)
+            // HA's TTS (1 s of a 440 Hz tone at 22050 Hz) reached the simulated speaker.
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 1.0, "speaker had \(played.duration) s")
+            #expect(stopped.stderr.contains("transcript: what time is it"))
+        }
+
+        @Test("WebSocket backend: behind the API key; a push-to-talk command reaches it with metadata, its audio answer plays")
+        func webSocketBackend() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: false,
+                arguments: [
+                    "--assistant-backend", "websocket", "--mic", Self.root + "/samples/hey-glasses-what-time.wav", "--mic-mode", "once",
+                    "--speaker-out", speaker,
+                ])
+            let refused = try await daemon.request("GET", "/api/assistant", key: .missing)
+            #expect(refused.status == 401)
+            let backend = try peer("ws_backend.py", ["ws://127.0.0.1:\(daemon.port)/api/assistant", "--key", daemon.key, "--mode", "audio"])
+            let connected = try await offCooperativePool { backend.waitForOutput("connected") }
+            try #require(connected, "\(backend.stderrSoFar)")
+            let listen = try await daemon.request("POST", "/api/listen")
+            #expect(listen.status == 202)
+            let result = try await summary(backend)
+            let command = try #require(result["command"] as? [String: Any])
+            #expect(command["format"] as? String == "pcm_s16le")
+            #expect(command["rate"] as? Int == 16000)
+            #expect((command["wake_word"] as? String)?.isEmpty == false)
+            #expect((result["audio_bytes"] as? Int ?? 0) > 16000)
+            // The reply's 0.5 s tone is played, then the route is let go (mediaFirst).
+            let released = try await offCooperativePool { daemon.child.waitForError("routeReleased") }
+            #expect(released)
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 0.5, "speaker had \(played.duration) s")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import AudioCore
+import Foundation
+import Logging
+import TestKit
+import Voice
+import VoiceTraining
+import Wyoming
+import WyomingServer
+
+/// A real Wyoming server on a free loopback port, with the "hey glasses" wake word (the DTW
+/// engine built from the phrase), and its notices as a stream.
+struct WyomingTestServer {
+    let server: WyomingServer
+    let notices: AsyncStream<WyomingNotice>
+    private let task: Task<Void, any Error>
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let wakeSample = root + "/samples/hey-glasses-what-time.wav"
+
+    static func engine() throws -> WakeWordEngine {
+        let model = try WakeWordTemplateBuilder().model(for: "hey glasses")
+        return WakeWordEngine(words: [.init(name: "hey_glasses", phrase: "hey glasses")]) {
+            try WakeWordDetector(models: [model], configuration: WakeWordConfiguration())
+        }
+    }
+
+    static func start(wake: Bool = true) async throws -> WyomingTestServer {
+        let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self)
+        let engine = wake ? try engine() : nil
+        let server = try await WyomingServer.bind(
+            configuration: WyomingServerConfiguration(port: 0, satelliteName: "test glasses", area: "office"), wake: engine,
+            logger: Logger(label: "wyoming-test"), notices: { continuation.yield($0) })
+        let task = Task { try await server.run() }
+        return WyomingTestServer(server: server, notices: notices, task: task)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// A Python peer from scripts/wyoming (exit 77: no venv, the test is cancelled).
+    static func peer(_ script: String, _ arguments: [String]) throws -> Child {
+        try Child("nice", ["-n", "5", root + "/scripts/wyoming-peer", script] + arguments)
+    }
+
+    static func finish(_ child: Child) async throws -> [String: Any] {
+        let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
+        if output.status == 77 { try skipNoVenv(output.stderr) }
+        guard output.status == 0 else { throw TestFailure("peer failed (\(output.status)): \(output.stderr)") }
+        guard let line = output.stdout.split(separator: "\n").last,
+            let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { throw TestFailure("no JSON from the peer: \(output.stdout) \(output.stderr)") }
+        return json
+    }
+
+    static func lines(_ child: Child) async throws -> [[String: Any]] {
+        let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
+        if output.status == 77 { try skipNoVenv(output.stderr) }
+        guard output.status == 0 else { throw TestFailure("peer failed (\(output.status)): \(output.stderr)") }
+        return try output.stdout.split(separator: "\n").map { line in
+            guard let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { throw TestFailure("not JSON: \(line)") }
+            return json
+        }
+    }
+
+    private static func skipNoVenv(_ reason: String) throws {
+        throw TestFailure("the Python peers' venv could not be made: \(reason)")
+    }
+}
