@@ -28,6 +28,7 @@ fuzz:
 install:
 	swift build -c $(CONFIGURATION) --product glasses-audio
 	swift build -c $(CONFIGURATION) --product glasses-emulator
+	swift build -c $(CONFIGURATION) --product BlueALSAHCIShim
 	swift build -c $(CONFIGURATION) --product glasses-audiod
 	$(MAKE) install-built
 
@@ -35,9 +36,11 @@ install:
 install-built:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/profiles $(DATADIR)/samples
 	install -m 755 $(BINDIR)/glasses-audio $(BINDIR)/glasses-emulator $(BINDIR)/glasses-audiod $(DESTDIR)$(PREFIX)/bin/
+	if [ -f $(BINDIR)/libBlueALSAHCIShim.so ]; then install -d $(DESTDIR)$(PREFIX)/lib/glasses-audio && install -m 644 $(BINDIR)/libBlueALSAHCIShim.so $(DESTDIR)$(PREFIX)/lib/glasses-audio/; fi
 	install -m 644 profiles/*.yaml $(DATADIR)/profiles/
 	install -m 644 samples/*.wav $(DATADIR)/samples/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/glasses-audio $(DESTDIR)$(PREFIX)/bin/glasses-emulator $(DESTDIR)$(PREFIX)/bin/glasses-audiod
+	rm -rf $(DESTDIR)$(PREFIX)/lib/glasses-audio
 	rm -rf $(DATADIR)

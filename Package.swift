@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
+        // Preloaded into a bluealsa on the emulator's bus (see Sources/BlueALSAHCIShim).
+        .library(name: "BlueALSAHCIShim", type: .dynamic, targets: ["BlueALSAHCIShim"]),
     ],
     dependencies: [
         .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +53,7 @@ let package = Package(
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
 
+        .target(name: "BlueALSAHCIShim"),
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
@@ -97,7 +100,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ALSABackend",
-            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA"],
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "CALSA", "DBusKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "BackendSelection",
@@ -148,13 +151,21 @@ let package = Package(
         .testTarget(
             name: "RouteServiceTests",
             dependencies: [
-                "RouteService", "Simulator", "PulseBackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "RouteService", "Simulator", "PulseBackend", "ALSABackend", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(
             name: "PulseBackendTests",
             dependencies: ["PulseBackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ALSABackendTests", dependencies: ["ALSABackend", "AudioBackend", "AudioCore", "Routing", "TestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BlueALSATests",
+            dependencies: ["ALSABackend", "GlassesEmulator", "Voice", "AudioBackend", "AudioCore", "Routing", "TestKit",
+                .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "TestKit"], swiftSettings: strict),
         .testTarget(
@@ -188,9 +199,16 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "Diagnostics",
-            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "AudioBackend", "Routing", "CBluetooth"],
+            dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "ALSABackend", "BackendSelection", "AudioBackend", "Routing", "CBluetooth"],
             swiftSettings: strict),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "Routing"], swiftSettings: strict),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "ALSABackend", "Routing"], swiftSettings: strict),
+        .executableTarget(
+            name: "ALSABench",
+            dependencies: [
+                "ALSABackend", "PulseBackend", "GlassesEmulator", "RouteService", "Voice", "AudioBackend", "AudioCore", "Routing",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/ALSABench", swiftSettings: strict),
         .executableTarget(
             name: "FoldBench",
             dependencies: [
@@ -198,6 +216,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/FoldBench", swiftSettings: strict),
+        .executableTarget(
+            name: "RoundTripBench",
+            dependencies: [
+                "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "GlassesEmulator", "PulseBackend",
+                "RouteService", "Routing", "AudioBackend", "AudioCore", "DeviceProfiles", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/RoundTripBench", swiftSettings: strict),
         .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
     
         // Wyoming (issue 11): the pure codec and events, the TCP server (satellite for Home

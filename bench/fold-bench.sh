@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Folds mid-session: how the session ends (and how fast) through the sound server alone and
+# Folds mid-session, then the voice round trip (RoundTripBench): how the session ends (and how fast) through the sound server alone and
 # through BlueZ, on a private pulseaudio with its bluetooth modules on a private bus where the
 # emulator (started inside FoldBench) plays BlueZ and oFono.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product FoldBench 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+swift build -c release --product RoundTripBench 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 dir=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; [[ -n ${KEEP_BENCH_LOGS:-} ]] || rm -rf "$dir"' EXIT
@@ -35,4 +36,6 @@ if command -v pipewire >/dev/null && compgen -G "/usr/lib/*/spa-0.2/bluez5/libsp
   for _ in $(seq 200); do pactl --server "$server" list cards short 2>/dev/null | grep -q bluez_card && break; sleep 0.05; done
   [[ -n $server ]] && pipewire=(BENCH_PW_PULSE_SERVER="$server")
 fi
-env "${pipewire[@]}" BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/FoldBench"
+[[ -n ${SKIP_FOLD_BENCH:-} ]] || env "${pipewire[@]}" BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/FoldBench"
+# The voice round trip on the same PulseAudio (its own emulated glasses).
+BENCH_BT_BUS="unix:path=$dir/bus" BENCH_BT_PULSE_SERVER="unix:$dir/pulse/native" "$(swift build -c release --show-bin-path)/RoundTripBench"

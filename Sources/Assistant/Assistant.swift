@@ -5,8 +5,10 @@ public import Voice
 /// backend → reply → listen again (voiceFirst) or let the route go (mediaFirst). Inputs in,
 /// actions out, time as a value; no I/O.
 ///
-/// Barge-in: the wake word heard while the reply plays (through the echo canceller, so the
-/// reply itself cannot fire it) cancels the reply and captures a new command. A lost route
+/// Barge-in: the wake word heard while the reply plays (through the echo canceller) cancels the
+/// reply and captures a new command. A reply may say the wake phrase itself ("say hey glasses
+/// to wake me"): the owner runs the wake word on what the speaker plays too, and the mic's
+/// detection within ``Configuration/selfWakeWindow`` of the speaker's is that echo, ignored. A lost route
 /// ends the round trip with its error and nothing restarts by itself (seed 000 §7.3).
 public struct Assistant: Sendable {
     public struct Configuration: Sendable, Hashable {
@@ -17,11 +19,26 @@ public struct Assistant: Sendable {
         public var once: Bool
         /// How long the backend may take before the user hears an apology.
         public var replyTimeout: Duration
+        /// How long after the speaker played the wake phrase (a reply that says "hey
+        /// glasses") the mic's own detection of it is taken as that echo: the path from
+        /// writing to the speaker's stream to deciding at the mic (stream buffer, air, capture,
+        /// the detector's own delay).
+        public var selfWakeWindow: Duration
+        /// Play a short sound when listening for the command starts and when it ends.
+        public var earcons: Bool
+        /// mediaFirst: how long a trigger listens for the wake word before letting the route go.
+        public var listenTimeout: Duration
 
-        public init(policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15)) {
+        public init(
+            policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15),
+            selfWakeWindow: Duration = .seconds(2), earcons: Bool = false, listenTimeout: Duration = .seconds(10)
+        ) {
+            self.earcons = earcons
+            self.listenTimeout = listenTimeout
             self.policy = policy
             self.once = once
             self.replyTimeout = replyTimeout
+            self.selfWakeWindow = selfWakeWindow
         }
     }
 
@@ -30,6 +47,10 @@ public struct Assistant: Sendable {
     public private(set) var now: Duration = .zero
     private var skipWake = false
     private var replyDeadline: Duration?
+    /// mediaFirst: when listening for the wake word gives up.
+    private var listenDeadline: Duration?
+    /// When the speaker last played the wake phrase.
+    private var playedWakeAt: Duration?
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -44,6 +65,8 @@ public struct Assistant: Sendable {
         case .routeReady(let route): routeReady(route, &out)
         case .routeFailed(let error): routeFailed(error, &out)
         case .voice(let event): voice(event, &out)
+        case .playedWake: playedWakeAt = now
+        case .routeChanged(let change): out.append(emit(.routeChanged, text: change))
         case .reply(let heard, let answer): reply(heard: heard, answer: answer, &out)
         case .replyFailed(let reason): replyFailed(reason, &out)
         case .replyFinished(let interrupted): replyFinished(interrupted, &out)
@@ -62,6 +85,10 @@ public struct Assistant: Sendable {
         .emit(AssistantEvent(kind, time: seconds, text: text, duration: duration, score: score))
     }
 
+    private func earcon(_ sound: Earcon) -> [AssistantAction] {
+        configuration.earcons ? [.playEarcon(sound)] : []
+    }
+
     private mutating func trigger(_ skip: Bool, _ out: inout [AssistantAction]) {
         switch phase {
         case .asleep, .opening, .capturing, .thinking:
@@ -73,11 +100,11 @@ public struct Assistant: Sendable {
         case .listening:
             if skip {
                 phase = .capturing
-                out += [.startCommand, emit(.commandStarted)]
+                out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
             }
         case .speaking:
             phase = .capturing
-            out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand]
+            out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
         }
     }
 
@@ -86,10 +113,14 @@ public struct Assistant: Sendable {
         out.append(emit(.routeReady, text: route.description))
         if skipWake {
             phase = .capturing
-            out += [.startCommand, emit(.commandStarted)]
+            out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
         } else {
             phase = .listening
             out.append(emit(.listening))
+            if configuration.policy == .mediaFirst {
+                listenDeadline = now + configuration.listenTimeout
+                out.append(.scheduleTick(at: now + configuration.listenTimeout))
+            }
         }
     }
 
@@ -109,13 +140,17 @@ public struct Assistant: Sendable {
         case .speechEnded:
             if phase == .listening || phase == .capturing { out.append(emit(.speechStopped)) }
         case .wake(let detection):
+            if let played = playedWakeAt, now - played <= configuration.selfWakeWindow, phase == .speaking || phase == .listening {
+                out.append(emit(.selfWakeIgnored, text: detection.keyword, score: detection.score))
+                return
+            }
             switch phase {
             case .listening:
                 phase = .capturing
-                out.append(emit(.wake, text: detection.keyword, score: detection.score))
+                out += [emit(.wake, text: detection.keyword, score: detection.score)] + earcon(.listening)
             case .speaking:
                 phase = .capturing
-                out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)]
+                out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
             default:
                 break
             }
@@ -125,13 +160,12 @@ public struct Assistant: Sendable {
             guard phase == .capturing else { return }
             phase = .thinking
             replyDeadline = now + configuration.replyTimeout
-            out += [
-                emit(.commandCaptured, duration: segment.end - segment.start), .handOver(segment),
-                .scheduleTick(at: now + configuration.replyTimeout),
+            out += [emit(.commandCaptured, duration: segment.end - segment.start)] + earcon(.done) + [
+                .handOver(segment), .scheduleTick(at: now + configuration.replyTimeout),
             ]
         case .noCommand:
             guard phase == .capturing else { return }
-            out.append(emit(.noCommand))
+            out += [emit(.noCommand)] + earcon(.done)
             afterRoundTrip(&out)
         }
     }
@@ -177,6 +211,12 @@ public struct Assistant: Sendable {
     }
 
     private mutating func expire(_ out: inout [AssistantAction]) {
+        if phase == .listening, let deadline = listenDeadline, now >= deadline {
+            listenDeadline = nil
+            out.append(emit(.noCommand, text: "no wake word"))
+            afterRoundTrip(&out)
+            return
+        }
         guard phase == .thinking, let deadline = replyDeadline, now >= deadline else { return }
         replyDeadline = nil
         out.append(emit(.error, text: "the assistant backend did not answer in time"))

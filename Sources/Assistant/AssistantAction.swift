@@ -14,10 +14,20 @@ public enum AssistantAction: Sendable, Equatable {
     case speak(String)
     /// Stop the reply now.
     case cancelSpeech
+    /// Play this short sound on the route's speaker (only with earcons on).
+    case playEarcon(Earcon)
     /// Report this.
     case emit(AssistantEvent)
     /// Send a tick at this time.
     case scheduleTick(at: Duration)
     /// `--once`: the round trip is over; the owner may stop.
     case finished
+}
+
+/// The short sounds that tell the user where the round trip is.
+public enum Earcon: String, Sendable, Equatable, CaseIterable {
+    /// The assistant is listening for the command (after the wake word or a trigger).
+    case listening
+    /// The command was taken (capture ended).
+    case done
 }

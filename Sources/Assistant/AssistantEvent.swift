@@ -3,7 +3,7 @@
 public struct AssistantEvent: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
-        case transcript, replyStarted, replyFinished, bargeIn, routeReleased, routeChanged, error, asleep, awake
+        case transcript, replyStarted, replyFinished, bargeIn, selfWakeIgnored, routeReleased, routeChanged, error, asleep, awake
     }
 
     public var type: Kind
@@ -15,6 +15,9 @@ public struct AssistantEvent: Sendable, Equatable, Codable {
     public var duration: Double?
     /// The wake detection's score.
     public var score: Double?
+    /// `replyFinished`: how much quieter the mic was after the echo canceller than before it
+    /// while the reply played (dB; the echo return loss enhancement when only the echo was there).
+    public var echoReduction: Double?
 
     public init(_ type: Kind, time: Double, text: String? = nil, duration: Double? = nil, score: Double? = nil) {
         self.type = type

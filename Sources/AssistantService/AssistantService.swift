@@ -1,4 +1,5 @@
 public import Assistant
+import AudioBackend
 public import AudioCore
 import Foundation
 public import Logging
@@ -25,11 +26,14 @@ public actor AssistantService {
         /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
         /// answered), or `nil` to keep none.
         public var historyDirectory: String?
+        /// The earcons' sounds (played when `assistant.earcons` is on).
+        public var earconSounds: [Earcon: AudioBuffer]
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
-            routeWait: Duration = .seconds(10), historyDirectory: String? = nil
+            routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:]
         ) {
+            self.earconSounds = earconSounds
             self.historyDirectory = historyDirectory
             self.assistant = assistant
             self.speech = speech
@@ -41,7 +45,7 @@ public actor AssistantService {
     enum Command: Sendable {
         case input(AssistantInput)
         case frame(session: SessionID, AudioFrame)
-        case played([Float])
+        case played(AudioBuffer)
         /// The backend answered (its audio, if any, plays in place of the text's synthesis).
         case reply(AssistantReply)
         case stop
@@ -66,6 +70,10 @@ public actor AssistantService {
     /// Brings the route's mic to the voice stage's 16 kHz, one stream per session (none when
     /// the route already delivers 16 kHz, as it is asked to).
     private var micResampler: Resampler?
+    /// The wake word run on what the speaker plays (one per reply), so the mic's detection of
+    /// the reply's own wake phrase is known for the echo it is.
+    private var replyWatch: VoicePipeline?
+    private var playedResampler: Resampler?
     private var history = CaptureHistory()
     private var wakeWord = "trigger"
     private var linkRate: Int?
@@ -114,11 +122,18 @@ public actor AssistantService {
     /// The loop; returns after ``stop()``, or after one round trip with `once`. Lets go of
     /// everything it holds before returning.
     public func run() async {
+        let changes = await routes.observe()
+        let watcher = Task { [commands] in
+            for await output in changes {
+                if case .routeChanged(let change) = output { commands.yield(.input(.routeChanged(change.description))) }
+            }
+        }
+        defer { watcher.cancel() }
         for await command in commandStream {
             switch command {
             case .input(let input): await handle(input)
             case .frame(let id, let frame): await process(frame, of: id)
-            case .played(let samples): echo?.played(samples)
+            case .played(let buffer): await heard(played: buffer)
             case .reply(let reply):
                 self.reply = reply
                 // Audio with no text still has to be played: the machine speaks only non-empty text.
@@ -152,7 +167,9 @@ public actor AssistantService {
         case .cancelSpeech:
             speaking?.cancel()
             speaking = nil
-        case .emit(let event):
+        case .playEarcon(let sound): await play(sound)
+        case .emit(var event):
+            if event.type == .replyFinished { event.echoReduction = echo?.takeReduction() }
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
             observers.values.forEach { $0.yield(event) }
         case .scheduleTick(let at):
@@ -189,7 +206,9 @@ public actor AssistantService {
             commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
             return
         }
-        echo = configuration.echoCancellation ? EchoCanceller() : nil
+        // One canceller for the service's life: the glasses' acoustic path stays the same from
+        // one route to the next, so the filter starts each reply where the last one left it.
+        if configuration.echoCancellation, echo == nil { echo = EchoCanceller() }
         history = CaptureHistory()
         let id = ready.id
         reader = Task { [commands] in
@@ -210,8 +229,10 @@ public actor AssistantService {
         if let session { await routes.stopSession(session) }
         session = nil
         pipeline = nil
-        echo = nil
+        echo?.routeClosed()
         micResampler = nil
+        replyWatch = nil
+        playedResampler = nil
     }
 
     private func releaseEverything() async {
@@ -227,23 +248,56 @@ public actor AssistantService {
 
     private func process(_ frame: AudioFrame, of id: SessionID) async {
         guard id == session, let pipeline else { return }
-        let mono = frame.buffer.format.channels == 1 ? frame.buffer : ChannelMixer.mixdownToMono(frame.buffer)
-        var samples = mono.samples
-        let rate = mono.format.sampleRate
-        if rate != CaptureHistory.sampleRate {
-            if micResampler?.inputRate != rate { micResampler = try? Resampler(from: rate, to: CaptureHistory.sampleRate, channels: 1) }
-            guard let resampler = micResampler, let converted = try? resampler.process(samples) else { return }
-            samples = converted
-        }
+        guard var samples = Self.voiceRate(frame.buffer, with: &micResampler) else { return }
         if let echo { samples = echo.process(samples) }
         history.append(samples)
         for event in pipeline.process(samples) {
-            if case .wake(let detection) = event { wakeWord = detection.keyword }
+            if case .wake(let detection) = event {
+                wakeWord = detection.keyword
+                logger.debug("the mic heard the wake phrase '\(detection.keyword)' (score \(detection.score))")
+            }
             await handle(.voice(event))
         }
     }
 
+    /// What the speaker is about to play: the echo canceller's reference, and the reply's own
+    /// wake phrases.
+    private func heard(played buffer: AudioBuffer) async {
+        guard session != nil, let samples = Self.voiceRate(buffer, with: &playedResampler) else { return }
+        echo?.played(samples)
+        for event in replyWatch?.process(samples) ?? [] {
+            guard case .wake(let detection) = event else { continue }
+            logger.debug("the speaker played the wake phrase '\(detection.keyword)' (score \(detection.score)); its echo will not wake the assistant")
+            await handle(.playedWake)
+        }
+    }
+
+    /// Any rate and channel count → the voice stage's 16 kHz mono, one streaming resampler per
+    /// direction (none when the route already delivers 16 kHz, as it is asked to).
+    private static func voiceRate(_ buffer: AudioBuffer, with resampler: inout Resampler?) -> [Float]? {
+        let mono = buffer.format.channels == 1 ? buffer : ChannelMixer.mixdownToMono(buffer)
+        let rate = mono.format.sampleRate
+        guard rate != CaptureHistory.sampleRate else { return mono.samples }
+        if resampler?.inputRate != rate { resampler = try? Resampler(from: rate, to: CaptureHistory.sampleRate, channels: 1) }
+        return try? resampler?.process(mono.samples)
+    }
+
     // MARK: - Backend and reply
+
+    /// Queues a short sound on the speaker (it returns at once: the stream holds more than an
+    /// earcon) and hands it to the echo canceller like any reply.
+    private func play(_ sound: Earcon) async {
+        guard let session, let buffer = configuration.earconSounds[sound], let stream = await routes.playback(for: session) else { return }
+        let target = stream.format
+        guard let resampled = try? Resampler.resample(ChannelMixer.mixdownToMono(buffer), to: target.sampleRate) else { return }
+        let out = ChannelMixer.convert(resampled, toChannels: target.channels)
+        do {
+            try await stream.write(out)
+            await heard(played: out)
+        } catch {
+            logger.warning("the \(sound.rawValue) earcon could not play: \(error)")
+        }
+    }
 
     private func handOver(_ segment: CommandSegment) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
@@ -265,6 +319,8 @@ public actor AssistantService {
             commands.yield(.input(.replyFinished(interrupted: true)))
             return
         }
+        replyWatch = try? makePipeline()
+        playedResampler = nil
         let reply = self.reply
         self.reply = nil
         speaking = Task { [routes, synthesizer, configuration, commands, backend] in
@@ -278,7 +334,7 @@ public actor AssistantService {
             } else {
                 chunks = synthesizer.speak(text, settings: configuration.speech)
             }
-            let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0.samples)) })
+            let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0)) })
             if let reply, report?.interrupted == false { await backend.replyPlayed(reply) }
             guard !Task.isCancelled else { return }
             commands.yield(.input(.replyFinished(interrupted: report?.interrupted ?? true)))

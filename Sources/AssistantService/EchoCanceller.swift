@@ -1,4 +1,5 @@
 import CSpeexDSP
+import Foundation
 
 /// SpeexDSP's acoustic echo canceller: the glasses' speaker sits next to their mic, so what the
 /// reply plays comes back into the mic; this takes it out, given what was played. 16 kHz mono,
@@ -7,7 +8,6 @@ import CSpeexDSP
 final class EchoCanceller {
     static let frameSize = 160
     private let state: OpaquePointer
-    private let preprocess: OpaquePointer
     /// The least time between writing a sample to the speaker's stream and hearing it: a
     /// reply's reference starts this late (the filter covers the rest of the path, up to its
     /// tail; a reference later than the echo could not cancel it).
@@ -20,23 +20,33 @@ final class EchoCanceller {
     /// Frames left to process after the reference ran out: the path's tail still echoes.
     private var hangover = 0
     static let hangoverFrames = 100  // 1 s
+    /// Energy of the mic before and after the filter while it ran, since the last
+    /// ``takeReduction()``.
+    private var energyIn = 0.0
+    private var energyOut = 0.0
 
-    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .milliseconds(200)) {
+    init(sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration = .zero) {
         let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
         state = speex_echo_state_init(Int32(Self.frameSize), taps)
         var rate = Int32(sampleRate)
         speex_echo_ctl(state, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
-        // The preprocessor's residual echo suppression takes out what the filter leaves.
-        preprocess = speex_preprocess_state_init(Int32(Self.frameSize), Int32(sampleRate))
-        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(state))
-        var off: Int32 = 0  // residual echo suppression only: denoising would change what the recogniser hears
-        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_DENOISE, &off)
+        // The linear filter only. SpeexDSP's residual echo suppressor (its preprocessor) also
+        // took the user's own voice out while the reply played: with it, a wake phrase said
+        // over a reply 20 dB down at the mic never woke the assistant; without it, it did.
         self.playbackLatency = sampleRate * Int(playbackLatency / .milliseconds(1)) / 1000
     }
 
     deinit {
-        speex_preprocess_state_destroy(preprocess)
         speex_echo_state_destroy(state)
+    }
+
+    /// The route closed: what was queued for it is gone; the filter keeps what it learnt of the
+    /// acoustic path.
+    func routeClosed() {
+        reference.removeAll(keepingCapacity: true)
+        referenceRead = 0
+        pendingMic.removeAll(keepingCapacity: true)
+        hangover = 0
     }
 
     /// What the speaker is about to play (written to its stream now).
@@ -70,7 +80,10 @@ final class EchoCanceller {
                     continue
                 }
                 speex_echo_cancellation(state, micFrame.baseAddress, played, &cleaned)
-                speex_preprocess_run(preprocess, &cleaned)
+                for index in 0..<Self.frameSize {
+                    energyIn += Double(micFrame[index]) * Double(micFrame[index])
+                    energyOut += Double(cleaned[index]) * Double(cleaned[index])
+                }
                 output += cleaned.map { Float($0) / 32768 }
             }
         }
@@ -80,6 +93,15 @@ final class EchoCanceller {
             referenceRead = 0
         }
         return output
+    }
+
+    /// How much quieter the mic came out of the filter than it went in (dB) since the last call,
+    /// while it ran: the echo return loss enhancement when only the reply's echo was at the mic.
+    /// `nil` when it did not run or heard nothing.
+    func takeReduction() -> Double? {
+        defer { (energyIn, energyOut) = (0, 0) }
+        guard energyIn > 0 else { return nil }
+        return 10 * log10(energyIn / max(energyOut, 1))
     }
 
     private static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }

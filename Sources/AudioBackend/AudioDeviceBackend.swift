@@ -49,7 +49,14 @@ public protocol PlaybackStream: AnyObject, Sendable {
     var format: PCMFormat { get }
     func write(_ buffer: AudioBuffer) async throws
     func drain() async throws
+    /// Drops what was written but not yet played (a reply cut short by a barge-in).
+    func discardQueued() async
     func close() async
+}
+
+extension PlaybackStream {
+    /// Streams that queue nothing of their own have nothing to drop.
+    public func discardQueued() async {}
 }
 
 /// The backends a command can be asked to use.

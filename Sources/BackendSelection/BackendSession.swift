@@ -1,4 +1,4 @@
-public import ALSABackend
+import ALSABackend
 public import AudioBackend
 public import BluezBackend
 import AudioCore
@@ -47,6 +47,9 @@ public final class BackendSession: Sendable {
     /// answers, else simulated) and opens it.
     public static func open(_ settings: BackendSettings) async throws -> BackendSession {
         let (kind, reason) = try await choose(settings)
+        if let device = settings.device, kind != .alsa {
+            throw BackendError("--device \(device) names an ALSA PCM, but the backend is \(kind.rawValue) (\(reason)); use --backend alsa, or --source/--sink")
+        }
         switch kind {
         case .pulse:
             do {
@@ -66,10 +69,24 @@ public final class BackendSession: Sendable {
                 throw BackendError("cannot reach the PulseAudio server \(server): \(error)")
             }
         case .alsa:
-            return BackendSession(backend: ALSAAudioBackend(), kind: kind, reason: reason)
+            // BlueALSA's PCMs are followed whenever a system bus answers (BlueALSA may start later).
+            let blueALSA = try? await BlueALSAClient.connect(busAddress: settings.systemBus)
+            let note = blueALSA == nil ? "no system bus: BlueALSA's PCMs are not followed" : "BlueALSA followed on the system bus"
+            do {
+                let backend = try ALSAAudioBackend(defaultPCM: settings.device ?? "default", blueALSA: blueALSA)
+                return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: note)
+            } catch {
+                blueALSA?.shutdown()
+                throw error
+            }
         case .simulated:
             return try simulatedSession(settings, reason: reason)
         }
+    }
+
+    /// Which backend ``open(_:)`` would pick for `settings`, and why, without opening it.
+    public static func choice(_ settings: BackendSettings) async throws -> (kind: BackendKind, reason: String) {
+        try await choose(settings)
     }
 
     private static func choose(_ settings: BackendSettings) async throws -> (BackendKind, String) {

@@ -25,6 +25,8 @@ public struct BackendSettings: Sendable {
     /// Whether a sound-server backend is combined with BlueZ on the system bus (link,
     /// transport, battery) when BlueZ can be reached.
     public var useBluez: Bool = true
+    /// The ALSA PCM streams open when none is named (`--device`); only the alsa backend takes one.
+    public var device: String?
     /// The bus BlueZ is on (`nil`: `$DBUS_SYSTEM_BUS_ADDRESS`, else the standard system bus).
     public var systemBus: String?
 

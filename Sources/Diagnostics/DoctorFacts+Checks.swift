@@ -1,3 +1,4 @@
+import ALSABackend
 import BluezModel
 import PulseBackend
 import Routing
@@ -6,7 +7,36 @@ extension DoctorFacts {
     /// One check per line, in the order a person would look: sound server, its bluetooth
     /// part, the system bus, BlueZ, adapters, each pair of glasses, the kernel's controllers.
     public var checks: [DoctorCheck] {
-        soundServerChecks + bluezChecks + [hciCheck]
+        soundServerChecks + bluezChecks + [hciCheck] + alsaChecks + backendCheck
+    }
+
+    /// ALSA and BlueALSA are what a host without a sound server uses: reported, never failed
+    /// (a host with PulseAudio or PipeWire needs neither).
+    private var alsaChecks: [DoctorCheck] {
+        guard let alsa else { return [] }
+        let cards = alsa.cards.isEmpty
+            ? "no sound cards"
+            : alsa.cards.map { "card \($0.index) \($0.id) (\($0.name))" }.joined(separator: ", ")
+        var checks: [DoctorCheck] = [.ok("ALSA", "libasound \(alsa.library); \(cards); PCMs: \(alsa.pcms.joined(separator: ", "))")]
+        guard let version = alsa.blueALSAVersion else {
+            checks.append(.skipped("BlueALSA", "not installed; without a sound server, Bluetooth needs it (Debian: apt-get install bluez-alsa-utils libasound2-plugin-bluez)"))
+            return checks
+        }
+        guard let pcms = alsa.blueALSAPCMs else {
+            checks.append(.skipped("BlueALSA", "\(version) installed, not on the system bus (start it: bluealsa -p a2dp-source -p hfp-ofono, or systemctl start bluealsa)"))
+            return checks
+        }
+        let names = pcms.map { "\($0.alsaName) (\($0.direction == .source ? "capture" : "playback"))" }
+        checks.append(.ok("BlueALSA", "\(version) on the system bus; " + (names.isEmpty ? "no PCMs (no glasses connected)" : names.joined(separator: ", "))))
+        return checks
+    }
+
+    private var backendCheck: [DoctorCheck] {
+        switch backendChoice {
+        case nil: []
+        case .success(let line): [.ok("backend", line)]
+        case .failure(let problem): [.failed("backend", problem.message, fix: "set GLASSES_AUDIO_BACKEND to simulated, pulse or alsa, or unset it")]
+        }
     }
 
     private var soundServerChecks: [DoctorCheck] {

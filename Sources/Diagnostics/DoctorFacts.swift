@@ -12,6 +12,10 @@ public struct DoctorFacts: Sendable {
     public var systemBus: String
     public var bluez: Result<BluezObjectModel, DoctorProblem>
     public var hci: HCIInventory
+    /// ALSA and BlueALSA, when they were looked at.
+    public var alsa: ALSAFacts?
+    /// The backend a device command would use now and why, when it was asked.
+    public var backendChoice: Result<String, DoctorProblem>?
 
     public init(
         soundServer: Result<PulseServerInfo, DoctorProblem>, soundServerDevices: [Device], systemBus: String,

@@ -48,7 +48,10 @@ extension GlassesEmulator {
                 guard let self, let sender = call.sender, let path = call.arguments[0].string,
                     let properties = call.arguments[1].propertyMap
                 else { return [] }
-                if properties["UUID"]?.string == BluetoothUUID.a2dpSource, properties["Codec"]?.integer == 0 {
+                // BlueALSA writes the UUID in upper case; BlueZ compares without case.
+                if properties["UUID"]?.string.flatMap(BluetoothUUID.normalized) == BluetoothUUID.a2dpSource,
+                    properties["Codec"]?.integer == 0
+                {
                     state.withLock { $0.soundServer = .init(owner: sender, endpoint: .init(owner: sender, path: path)) }
                     bluez.connection.afterDispatch { try? self.configureMediaIfPossible() }
                 }

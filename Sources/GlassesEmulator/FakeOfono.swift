@@ -61,12 +61,14 @@ extension GlassesEmulator {
         ])
     }
 
-    /// Once the card is visible (see ``EmulatorState/cardVisible(offersMedia:)``), oFono says
-    /// so (CardAdded, to whoever listens; an agent that registers later finds it with GetCards).
+    /// Once the card is visible (see ``EmulatorState/cardVisible(offersMedia:)``) and an agent
+    /// is registered, oFono says so (CardAdded); an agent that registers later finds the card
+    /// with GetCards. Never both: BlueALSA takes a CardAdded it heard before registering as a
+    /// card, and the same card from GetCards as a second one, which breaks its first.
     func announceCardIfDue() throws {
         let due = state.withLock { state in
-            guard state.cardVisible(offersMedia: glasses.offersMedia), !state.cardShown else { return false }
-            state.cardShown = state.agent != nil  // shown once an agent can hear it
+            guard state.agent != nil, state.cardVisible(offersMedia: glasses.offersMedia), !state.cardShown else { return false }
+            state.cardShown = true
             return true
         }
         guard due else { return }
@@ -91,6 +93,16 @@ extension GlassesEmulator {
         link.start(name: "sco")
         logger.info("voice link opened (CVSD, 8 kHz)", metadata: ["card": "\(cardPath)"])
         return link
+    }
+
+    /// The glasses open the voice link themselves (a button press, a call answered on them):
+    /// oFono hands it to the agent with `NewConnection` without being asked. BlueALSA 4.0 then
+    /// finds a live link when its SCO PCM is opened, instead of asking for one (`Connect`),
+    /// which races its own SCO threads (see docs/bluealsa.md). Returns once the agent took it.
+    public func openVoiceLinkFromGlasses() async throws {
+        guard isConnected else { throw EmulatorError.invalid("the glasses are not connected") }
+        guard state.withLock({ $0.agent }) != nil else { throw EmulatorError.invalid("no hands-free agent is registered") }
+        await connectVoiceThroughAgent()
     }
 
     private func connectVoiceThroughAgent() async {

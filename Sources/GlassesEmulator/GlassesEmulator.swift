@@ -1,5 +1,5 @@
 import BluetoothIDs
-public import AudioCore
+import AudioCore
 import DBusKit
 import Foundation
 public import Logging
@@ -27,7 +27,9 @@ public final class GlassesEmulator: Sendable {
 
     /// BlueZ's object path for the glasses: `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
     public var devicePath: String { BluezPath.device(adapter: Self.adapterPath, address: glasses.address) }
-    var cardPath: String { "/hfp" + devicePath }
+    /// oFono's short card path: BlueALSA keeps `"/ofono" + path` in 32 characters and a longer
+    /// one is cut (its `Connect` then fails with UnknownObject).
+    var cardPath: String { "/card_1" }
 
     /// Takes the `org.bluez` and `org.ofono` names on the bus at `busAddress` and publishes
     /// the adapter and the (paired, not yet connected) glasses.
@@ -68,6 +70,10 @@ public final class GlassesEmulator: Sendable {
 
     /// Whether the glasses are connected (on, unfolded, in range).
     public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Whether a sound server has registered an A2DP endpoint with "BlueZ" (BlueALSA without
+    /// hands-free registers no oFono agent).
+    public var mediaEndpointRegistered: Bool { state.withLock { $0.soundServer?.endpoint != nil } }
 
     /// Whether a sound server has registered with "BlueZ" for media and with "oFono" for calls.
     public var soundServerRegistered: Bool { state.withLock { $0.soundServer != nil && $0.agent != nil } }

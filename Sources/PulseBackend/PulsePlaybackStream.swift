@@ -10,11 +10,11 @@ import Routing
 /// It connects with explicit buffer attributes and
 /// `PA_STREAM_DONT_MOVE`, so audio meant for the glasses never moves silently to another
 /// speaker: if the sink goes away, the next write or drain throws `audioStreamingError`.
-/// The buffer holds 1 s and playback starts once it is full or drained: replies (TTS) are
-/// made faster than real time, so they start at once, and a busy machine does not starve
-/// the speaker mid-sentence.
-/// Writes wait, without blocking a thread, for the server to ask for more (the write
-/// callback). Audio in another format goes through one streaming resampler per stream, so
+/// The server holds about `latency` (200 ms for a conversation, 1 s for media) and playback
+/// starts once that is full or drained; this side queues at most as much again, so what a
+/// writer has written is heard within about twice `latency` (an echo canceller's reference
+/// and a barge-in depend on it). Writes wait, without blocking a thread, for the server to
+/// ask for more (the write callback). Audio in another format goes through one streaming resampler per stream, so
 /// no filter edges fall on write boundaries.
 final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     let format: PCMFormat
@@ -27,12 +27,14 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     /// Audio waiting for the server, from `queueStart` on.
     private var queue: [Float] = []
     private var queueStart = 0
-    private var queueLimit: Int { format.sampleRate * format.channels * 2 }  // 2 s
+    /// Samples this side queues at most before a write waits: the server's own share again.
+    private let queueLimit: Int
     private var detached = false
     /// Used by the single writer only.
     private var converter: (rate: Int, channels: Int, resampler: Resampler)?
 
-    private init(context: PulseContext, stream: OpaquePointer, sink: String, format: PCMFormat) {
+    private init(context: PulseContext, stream: OpaquePointer, sink: String, format: PCMFormat, latency: Duration) {
+        queueLimit = format.sampleRate * format.channels * max(20, Int(latency / .milliseconds(1))) / 1000
         self.context = context
         self.stream = stream
         sinkName = sink
@@ -47,7 +49,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
             guard let stream = pa_stream_new(context.context, "glasses-audio playback", &spec, nil) else {
                 throw context.lastError("create playback stream")
             }
-            let playback = PulsePlaybackStream(context: context, stream: stream, sink: sink ?? "default sink", format: format)
+            let playback = PulsePlaybackStream(context: context, stream: stream, sink: sink ?? "default sink", format: format, latency: latency)
             let box = Unmanaged.passRetained(playback).toOpaque()
             pa_stream_set_write_callback(stream, { _, _, userdata in
                 Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().wake()
@@ -114,6 +116,21 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
             }
         }
         if let failure = context.locked({ self.failure }) { throw failure }
+    }
+
+    /// Drops what is queued here and at the server: a reply cut short stops now, not after
+    /// what was already written.
+    func discardQueued() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.context.locked {
+                    self.queue.removeAll(keepingCapacity: true)
+                    self.queueStart = 0
+                    if !self.detached, let operation = pa_stream_flush(self.stream, nil, nil) { pa_operation_unref(operation) }
+                }
+                continuation.resume()
+            }
+        }
     }
 
     func close() async {

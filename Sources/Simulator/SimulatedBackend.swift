@@ -43,6 +43,11 @@ public final class SimulatedBackend: AudioDeviceBackend {
         effects.run()
     }
 
+    /// Gives a device's mic a new signal (what the wearer says next).
+    public func setMic(_ id: DeviceIdentifier, _ feed: MicFeed) {
+        state.withLock { $0.glasses[id]?.mic = feed }
+    }
+
     /// Changes how long the device takes to switch profiles.
     public func setProfileSwitchDelay(_ id: DeviceIdentifier, milliseconds: Int) {
         state.withLock { $0.glasses[id]?.profileSwitchMilliseconds = milliseconds }

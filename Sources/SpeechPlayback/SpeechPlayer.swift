@@ -46,6 +46,7 @@ public enum SpeechPlayer {
             }
             try await stream.drain()
         } catch is CancellationError {
+            await stream.discardQueued()
             return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: true)
         }
         return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: false)

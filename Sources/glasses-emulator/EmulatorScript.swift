@@ -3,12 +3,14 @@ import Foundation
 /// What the emulator can be told, on stdin or in `--script`.
 enum EmulatorCommand: Sendable, Equatable {
     case connect, disconnect, status
+    /// The glasses open the voice link themselves (a button press).
+    case voice
     case waitServer
     case quit
     /// Set the glasses' battery level (percent).
     case battery(Int)
 
-    static let known = "connect, disconnect, status, battery N (0-100), wait server, quit"
+    static let known = "connect, disconnect, status, voice, battery N (0-100), wait server, quit"
 
     /// The command `text` names, or an error listing the known ones.
     init(parsing text: String) throws(EmulatorUsageError) {
@@ -17,6 +19,7 @@ enum EmulatorCommand: Sendable, Equatable {
         case "connect": self = .connect
         case "disconnect": self = .disconnect
         case "status": self = .status
+        case "voice": self = .voice
         case "wait server": self = .waitServer
         case "quit": self = .quit
         default:

@@ -8,6 +8,7 @@ extension Sandbox {
     enum SoundServer: String, CaseIterable {
         case pulseaudio
         case pipewire
+        case bluealsa
     }
 
     /// Starts PipeWire on our bus as its system bus, with a private session bus (WirePlumber

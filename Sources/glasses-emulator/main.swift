@@ -12,9 +12,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         abstract: "Emulate Bluetooth glasses: a fake BlueZ and oFono that a real PulseAudio takes for an adapter with glasses.",
         discussion: """
             Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules (--sound-server \
-            pipewire: PipeWire, WirePlumber and pipewire-pulse), and prints \
+            pipewire: PipeWire, WirePlumber and pipewire-pulse; --sound-server bluealsa: BlueALSA for the ALSA backend), and prints \
             the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, battery N \
-            (percent, 0-100), status, wait server (until a sound server registered), quit.
+            (percent, 0-100), status, voice (the glasses open the voice link), wait server (until a sound server registered), quit.
             Example:
               glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses-what-time.wav --loop --echo-db -10
               PULSE_SERVER=<printed> glasses-audio monitor
@@ -23,7 +23,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
     @Option(help: "The bus to serve org.bluez and org.ofono on (a sound server's system bus). Default: a private sandbox.")
     var bus: String?
 
-    @Option(name: .customLong("sound-server"), help: "The sandbox's sound server: pulseaudio or pipewire (PipeWire with WirePlumber's Bluetooth monitor).")
+    @Option(name: .customLong("sound-server"), help: "The sandbox's sound server: pulseaudio, pipewire (PipeWire with WirePlumber's Bluetooth monitor) or bluealsa (BlueALSA for the ALSA backend: glasses-audio --backend alsa with the printed DBUS_SYSTEM_BUS_ADDRESS).")
     var soundServer: Sandbox.SoundServer = .pulseaudio
 
     @Option(help: "The device profile to look like (an id from profiles/).")
@@ -93,8 +93,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             switch soundServer {
             case .pulseaudio: try sandbox.startPulseAudio()
             case .pipewire: try sandbox.startPipeWire()
+            case .bluealsa: try sandbox.startBlueALSA()
             }
-            ConsoleIO.printLine("PULSE_SERVER=\(sandbox.pulseServer)")
+            if soundServer != .bluealsa { ConsoleIO.printLine("PULSE_SERVER=\(sandbox.pulseServer)") }
             ConsoleIO.printLine("DBUS_SYSTEM_BUS_ADDRESS=\(sandbox.busAddress)")
         }
         if !disconnected { try emulator.connect() }
@@ -106,6 +107,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
                     switch try command.get() {
                     case .quit: return
                     case .waitServer: try await Self.waitForSoundServer(emulator)
+                    case .voice: try await emulator.openVoiceLinkFromGlasses()
                     case let other: try Self.perform(other, on: emulator)
                     }
                 } catch {
@@ -147,7 +149,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
                     + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer); "
                     + "battery \(emulator.battery)%")
-        case .waitServer, .quit: break
+        case .waitServer, .quit, .voice: break
         }
     }
 

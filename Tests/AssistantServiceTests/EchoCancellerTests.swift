@@ -28,16 +28,17 @@ struct EchoCancellerTests {
         return 10 * log10(before / max(after, 1e-12))
     }
 
-    @Test("the reply's echo at the expected delay is at least 8 dB quieter after the canceller")
+    @Test("the reply's echo at the delay measured on PulseAudio + emulated glasses is at least 8 dB quieter after the canceller")
     func erleAtExpectedDelay() throws {
-        let value = try Self.erle(latencyMilliseconds: 230, gain: 0.5)
-        print("ERLE at 230 ms: \(String(format: "%.1f", value)) dB")
+        // Writing to the conversation stream → the echo at the mic: 64 to 187 ms measured there.
+        let value = try Self.erle(latencyMilliseconds: 120, gain: 0.5)
+        print("ERLE at 120 ms: \(String(format: "%.1f", value)) dB")
         #expect(value >= 8, "ERLE \(value) dB")
     }
 
-    @Test("a path from 210 to 400 ms is within the filter")
+    @Test("a path from 20 to 400 ms is within the filter")
     func erleOtherDelays() throws {
-        #expect(try Self.erle(latencyMilliseconds: 210, gain: 0.5) >= 6)
+        #expect(try Self.erle(latencyMilliseconds: 20, gain: 0.5) >= 6)
         #expect(try Self.erle(latencyMilliseconds: 400, gain: 0.5) >= 6)
     }
 

@@ -21,7 +21,7 @@ struct AssistantTests {
     func mediaFirstOnce() {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
         #expect(machine.handle(.trigger(skipWake: false), at: .zero) == [.openRoute])
-        #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening"])
+        #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening", "scheduleTick"])
         #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
         #expect(captured.contains(.handOver(segment)))
@@ -31,6 +31,40 @@ struct AssistantTests {
         #expect(reply.contains(.speak("It is noon.")))
         let done = machine.handle(.replyFinished(interrupted: false), at: .seconds(5))
         #expect(types(done) == ["replyFinished", "releaseRoute", "routeReleased", "finished"])
+        #expect(machine.phase == .idle)
+    }
+
+    @Test("a route change is reported whatever the phase, and changes nothing")
+    func routeChangeReported() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        let idle = machine.handle(.routeChanged("C0:FF:EE:00:00:02: voice (profileChanged)"), at: .seconds(1))
+        #expect(types(idle) == ["routeChanged"])
+        #expect(machine.phase == .idle)
+    }
+
+    @Test("earcons, when on: one as listening for the command starts, one as it ends; none by default")
+    func earcons() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true, earcons: true))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "playEarcon"])
+        let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
+        #expect(Array(types(captured).prefix(3)) == ["commandCaptured", "playEarcon", "handOver"])
+        #expect(captured.contains(.playEarcon(.done)))
+        var quiet = Assistant(configuration: .init(policy: .mediaFirst, once: true))
+        _ = quiet.handle(.trigger(skipWake: false), at: .zero)
+        _ = quiet.handle(.routeReady(route), at: .zero)
+        #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
+    }
+
+    @Test("mediaFirst: a trigger with no wake word lets the route go after the listen timeout")
+    func listenTimeout() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, listenTimeout: .seconds(8)))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        let ready = machine.handle(.routeReady(route), at: .seconds(1))
+        #expect(ready.contains(.scheduleTick(at: .seconds(9))))
+        #expect(machine.handle(.tick(now: .seconds(5)), at: .seconds(5)).isEmpty)
+        #expect(types(machine.handle(.tick(now: .seconds(9)), at: .seconds(9))) == ["noCommand", "releaseRoute", "routeReleased"])
         #expect(machine.phase == .idle)
     }
 
@@ -45,6 +79,26 @@ struct AssistantTests {
         let done = machine.handle(.replyFinished(interrupted: false), at: .seconds(3))
         #expect(!done.contains(.releaseRoute))
         #expect(machine.phase == .listening)
+    }
+
+    @Test("a reply that says the wake phrase does not wake the assistant; the user's wake phrase later still barges in")
+    func replySaysTheWakePhrase() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst, selfWakeWindow: .seconds(2)))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        _ = machine.handle(.reply(heard: "what is your name", answer: "I am Glasses. Say hey glasses to wake me."), at: .seconds(2))
+        #expect(machine.handle(.playedWake, at: .seconds(3)).isEmpty)
+        // The echo of it reaches the mic's detector 0.8 s later: ignored, the reply goes on.
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(3800))) == ["selfWakeIgnored"])
+        #expect(machine.phase == .speaking)
+        // Its tail after the reply ended, while listening again: still the echo.
+        _ = machine.handle(.replyFinished(interrupted: false), at: .milliseconds(4000))
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(4500))) == ["selfWakeIgnored"])
+        #expect(machine.phase == .listening)
+        // Past the window, the wake phrase is the user's.
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(6))) == ["wake"])
+        #expect(machine.phase == .capturing)
     }
 
     @Test("barge-in: the wake word during the reply cancels it and captures a new command")

@@ -37,6 +37,17 @@ enum RoundTripRig {
         return AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: quiet + resampled.samples.map { $0 * 0.7 } + quiet + quiet)
     }
 
+    /// The glasses' mic: `lead` seconds of quiet, then each text (peak about `level`) followed by
+    /// its pause, at `rate`.
+    static func conversation(_ parts: [(text: String, pause: Double)], rate: Int, lead: Double = 1.5, level: Float = 0.7) throws -> AudioBuffer {
+        var samples = [Float](repeating: 0, count: Int(lead * Double(rate)))
+        for part in parts {
+            let speech = try Resampler.resample(try EspeakSynthesizer.synthesize(part.text, voice: EspeakVoice(name: "en-us")), to: rate)
+            samples += speech.samples.map { $0 * level } + [Float](repeating: 0, count: Int(part.pause * Double(rate)))
+        }
+        return AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: samples)
+    }
+
     /// Builds the wake model and the local backend's decoder off Swift's cooperative threads
     /// (they take seconds of CPU; the sound-server suites running beside need those threads).
     static func prepare() async throws {
@@ -49,25 +60,34 @@ enum RoundTripRig {
         return handler
     })
 
-    static func assistant(_ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true) throws -> AssistantService {
+    static func assistant(
+        _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5
+    ) throws -> AssistantService {
         let backend = try LocalAssistantBackend(battery: { 80 })
         let model = heyGlasses  // built now, before any audio flows
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(assistant: .init(policy: policy, once: once), historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
             clock: routes.clock, logger: quiet,
-            pipeline: { try VoicePipeline(wakeModels: [model]) })
+            pipeline: { try VoicePipeline(wakeModels: [model], wake: WakeWordConfiguration(sensitivity: sensitivity)) })
     }
 
     /// Runs the assistant until it finishes (or `limit` passes, a hang guard), returning its events.
-    static func run(_ assistant: AssistantService, skipWake: Bool = false, limit: Duration = .seconds(90)) async -> [AssistantEvent] {
+    /// `onEvent` sees each event as it comes (a test speaking over the reply, say).
+    static func run(
+        _ assistant: AssistantService, skipWake: Bool = false, limit: Duration = .seconds(90),
+        onEvent: (AssistantEvent) throws -> Void = { _ in }
+    ) async rethrows -> [AssistantEvent] {
         let events = await assistant.events()
         let guardTask = Task { try await Task.sleep(for: limit); assistant.stop() }
         defer { guardTask.cancel() }
         assistant.trigger(skipWake: skipWake)
         async let loop: Void = assistant.run()
         var seen: [AssistantEvent] = []
-        for await event in events { seen.append(event) }
+        for await event in events {
+            seen.append(event)
+            try onEvent(event)
+        }
         await loop
         return seen
     }

@@ -1,3 +1,4 @@
+import ALSABackend
 import AudioBackend
 import AudioCore
 import DeviceProfiles
@@ -69,14 +70,45 @@ final class PulseHarness: BackendHarness, @unchecked Sendable {
     func shutdown() async { await pulse.shutdown() }
 }
 
-@Suite("Backend behaviour, shared by PulseAudio, PipeWire and the simulated glasses", .serialized)
+/// The ALSA backend, its mic a `pulse`-plugin PCM (on a private PulseAudio's null-sink monitor)
+/// defined in an asoundrc of the test's own: adding the PCM to the file makes the mic appear;
+/// removing it and killing that PulseAudio makes it vanish, under a running capture too.
+final class ALSAHarness: BackendHarness, @unchecked Sendable {
+    let daemon: PulseDaemon
+    let directory = TemporaryDirectory()
+    let alsa: ALSAAudioBackend
+    var backend: any AudioDeviceBackend { alsa }
+    var config: String { directory.path("asoundrc") }
+
+    init() throws {
+        daemon = try PulseDaemon(modules: ["load-module module-sine-source source_name=tone rate=16000 frequency=440"])
+        try "".write(toFile: directory.path("asoundrc"), atomically: true, encoding: .utf8)
+        alsa = try ALSAAudioBackend(files: .adding([directory.path("asoundrc")]), pollInterval: .milliseconds(50))
+    }
+
+    func addSource() async throws -> String {
+        try "pcm.glasses_mic { type pulse server \"\(daemon.server)\" device \"tone\" hint.IOID \"Input\" }\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        return "glasses_mic"
+    }
+
+    func removeSource() async throws {
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.kill()
+    }
+
+    func shutdown() async { await alsa.shutdown() }
+}
+
+@Suite("Backend behaviour, shared by PulseAudio, PipeWire, ALSA and the simulated glasses", .serialized)
 struct BackendBehaviourTests {
-    static let kinds = ["simulated", "pulse"] + (SoundServerKind.pipewire.isInstalled ? ["pipewire"] : [])
+    static let kinds = ["simulated", "pulse", "alsa"] + (SoundServerKind.pipewire.isInstalled ? ["pipewire"] : [])
 
     func harness(_ kind: String) async throws -> any BackendHarness {
         switch kind {
         case "pulse": try await PulseHarness(.pulseaudio)
         case "pipewire": try await PulseHarness(.pipewire)
+        case "alsa": try ALSAHarness()
         default: try SimulatedHarness()
         }
     }

@@ -4,8 +4,8 @@ import Foundation
 public enum Poll {
     /// Checks `ready` every 50 ms for about 10 s; stops early once `giveUp` says waiting is
     /// pointless (a daemon that exited). Returns whether `ready` held.
-    public static func until(_ ready: () throws -> Bool, giveUpIf giveUp: () -> Bool = { false }) rethrows -> Bool {
-        for _ in 0..<200 {
+    public static func until(_ ready: () throws -> Bool, attempts: Int = 200, giveUpIf giveUp: () -> Bool = { false }) rethrows -> Bool {
+        for _ in 0..<attempts {
             if try ready() { return true }
             if giveUp() { return false }
             usleep(50_000)

@@ -4,6 +4,7 @@ import AssistantService
 import AudioBackend
 import AudioCore
 import BackendSelection
+import DeviceProfiles
 import Foundation
 import LocalAssistant
 import Logging
@@ -62,6 +63,9 @@ struct Listen: AsyncParsableCommand {
 
     @Flag(help: "One JSON object per event.")
     var json = false
+
+    @Flag(help: "Play a short sound when listening for the command starts and when it ends (samples/earcon-*.wav).")
+    var earcons = false
 
     /// The wake-word flags, as `wake` and `endpoint` take them.
     var wake: WakeOptions {
@@ -124,8 +128,8 @@ struct Listen: AsyncParsableCommand {
         let assistant = AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
-                assistant: .init(policy: policy, once: once), speech: SpeechSettings(voice: voice),
-                echoCancellation: !noEchoCancel, historyDirectory: history),
+                assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
+                echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds()),
             clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: makePipeline)
         let events = await assistant.events()
@@ -138,7 +142,9 @@ struct Listen: AsyncParsableCommand {
         try await Interrupt().cancellable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await event in events { try EventPrinter.print(event, json: json) }
+                    // Route changes come from the route service itself (below), which also sees
+                    // the restore after the assistant has finished.
+                    for await event in events where event.type != .routeChanged { try EventPrinter.print(event, json: json) }
                 }
                 group.addTask {
                     for await output in decisions {
@@ -157,6 +163,24 @@ struct Listen: AsyncParsableCommand {
     }
 }
 
+extension Listen {
+    /// The earcons' sounds, from the `samples` folder (none without `--earcons`).
+    func earconSounds() throws -> [Earcon: AudioBuffer] {
+        guard earcons else { return [:] }
+        let folder = ResourceLocator.find("samples") ?? "samples"
+        var sounds: [Earcon: AudioBuffer] = [:]
+        for earcon in Earcon.allCases {
+            let path = "\(folder)/earcon-\(earcon.rawValue).wav"
+            do {
+                sounds[earcon] = try AudioFileReader.read(path)
+            } catch {
+                throw CLIError("--earcons: cannot read \(path): \(error)")
+            }
+        }
+        return sounds
+    }
+}
+
 /// Prints assistant events: one line each, or one JSON object per line.
 enum EventPrinter {
     static func print(_ event: AssistantEvent, json: Bool) throws {
@@ -165,6 +189,7 @@ enum EventPrinter {
         if let text = event.text { line += ": " + text }
         if let duration = event.duration { line += String(format: " (%.2f s)", duration) }
         if let score = event.score { line += String(format: " (score %.2f)", score) }
+        if let reduction = event.echoReduction { line += String(format: " (echo %.1f dB quieter)", reduction) }
         Swift.print(line)
         flushStandardOutput()
     }

@@ -4,10 +4,12 @@ import BackendSelection
 extension BackendOptions {
     /// What the flags ask of backend selection.
     var settings: BackendSettings {
-        BackendSettings(
+        var settings = BackendSettings(
             kind: backend, server: server, model: model, mic: mic, micMode: micMode, speakerOut: speakerOut,
             simulationScript: simEvents?.steps.map { (at: .milliseconds($0.milliseconds), control: $0.control) } ?? [],
             simulationSpeed: simSpeed, profiles: profiles)
+        settings.device = alsaDevice
+        return settings
     }
 }
 

@@ -37,6 +37,9 @@ struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("server"), help: "PulseAudio server to use (default: $PULSE_SERVER or the user's).")
     var server: String?
 
+    @Option(name: .customLong("device"), help: "ALSA backend: the PCM to use when none is named (hw:CARD=…,DEV=…, plughw:…, pulse, bluealsa:DEV=…,PROFILE=a2dp|sco, or one from your asoundrc; default: default).")
+    var alsaDevice: String?
+
     /// Simulated seconds per real second that the simulation can keep up with.
     static let simSpeeds = 0.01...1000.0
 
