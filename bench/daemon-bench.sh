@@ -31,6 +31,8 @@ rss() { awk '/^VmRSS/ { printf "%.1f\n", $2 / 1024 }' "/proc/$1/status"; }
 # (the simulated mic plays speech in a loop: wake word, command, reply, again), 3 runs each.
 for _ in 1 2 3; do start --backend simulated --listen false; sleep 3; rss "$pid"; stop; done | median > "$tmp/idle"
 for _ in 1 2 3; do start --backend simulated --listen true; sleep 10; rss "$pid"; stop; done | median > "$tmp/listening"
+# The same idle daemon answering through a WebSocket backend: no local recogniser is loaded.
+for _ in 1 2 3; do start --backend simulated --listen false --assistant-backend websocket; sleep 3; rss "$pid"; stop; done | median > "$tmp/idle-socket"
 
 # HTTP: wrk, 2 threads, 16 connections, 10 s on /api/status, 3 runs.
 start --backend simulated --listen false
@@ -82,5 +84,6 @@ stop
 printf '\nglasses-audiod (release):\n'
 printf '  resident memory, idle (wake word loaded)                  median %8.1f MB   (n=3)\n' "$(cat "$tmp/idle")"
 printf '  resident memory, listening (mic looping speech, 10 s)     median %8.1f MB   (n=3)\n' "$(cat "$tmp/listening")"
+printf '  resident memory, idle, --assistant-backend websocket      median %8.1f MB   (n=3)\n' "$(cat "$tmp/idle-socket")"
 printf '  GET /api/status with wrk (2 threads, 16 connections)      median %8.0f req/s (n=3 x 10 s)\n' "$(cat "$tmp/rps")"
 printf '  pactl card switch -> route.changed on /api/events         median %8.1f ms   (n=20, includes pactl start-up)\n' "$(cat "$tmp/sse-median")"

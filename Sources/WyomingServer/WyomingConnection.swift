@@ -98,7 +98,9 @@ final class WyomingConnection {
         case .transcript, .synthesize, .error, .timer, .other:
             if isSatelliteClient { await satellite.received(event, from: peer) }
             notices(.event(peer: peer, event))
-        case .info, .pong, .runPipeline, .detection, .notDetected, .voiceStarted, .voiceStopped, .played:
+        case .pong:
+            break  // answers to pings this side never sends; not worth an event every 2 s
+        case .info, .runPipeline, .detection, .notDetected, .voiceStarted, .voiceStopped, .played:
             notices(.event(peer: peer, event))
         }
     }

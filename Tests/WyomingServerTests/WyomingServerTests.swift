@@ -137,4 +137,19 @@ struct WyomingServerTests {
         #expect(streamer["pongs"] as? Int == 3)
         #expect(streamer["closed"] == nil)
     }
+
+    /// wyoming-openwakeword's embeddings thread dies when many clients start at once. The first
+    /// 0.3 s of the phrase each (before the wake word: a debug build serves about 1.6 s of audio
+    /// per second), so every client is answered with not-detected and its pong.
+    @Test func aHundredClientsStartingAtOnceAreAllServed() async throws {
+        let server = try await WyomingTestServer.start()
+        defer { Task { await server.stop() } }
+        let client = try WyomingTestServer.peer(
+            "many_clients.py", ["127.0.0.1", "\(server.server.port)", WyomingTestServer.wakeSample, "--clients", "100", "--seconds", "0.3"])
+        let summary = try await WyomingTestServer.finish(client)
+        #expect(summary["failures"] as? [String] == [])
+        #expect(summary["answered"] as? Int == 100)
+        #expect(summary["not_detected"] as? Int == 100)
+        #expect(summary["detected"] as? Int == 0)
+    }
 }
