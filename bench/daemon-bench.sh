@@ -20,8 +20,8 @@ start() {
   "$bin/glasses-audiod" --data-dir "$data" --http-port 0 --wyoming-port 0 "$@" 2>"$log" &
   pid=$!
   pids+=("$pid")
-  for _ in $(seq 200); do grep -q "HTTP API listening" "$log" && break; sleep 0.05; done
-  port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$log" | grep -o '[0-9]*$')
+  for _ in $(seq 200); do grep -qs "HTTP API listening" "$log" && break; sleep 0.05; done
+  port=$(grep -so 'listening on http://127.0.0.1:[0-9]*' "$log" | grep -o '[0-9]*$')
   key=$(cat "$data/api_key")
 }
 stop() { kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; }
