@@ -206,9 +206,7 @@ public actor AssistantService {
             commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
             return
         }
-        // One canceller for the service's life: the glasses' acoustic path stays the same from
-        // one route to the next, so the filter starts each reply where the last one left it.
-        if configuration.echoCancellation, echo == nil { echo = EchoCanceller() }
+        echo = configuration.echoCancellation ? EchoCanceller() : nil
         history = CaptureHistory()
         let id = ready.id
         reader = Task { [commands] in
@@ -229,7 +227,7 @@ public actor AssistantService {
         if let session { await routes.stopSession(session) }
         session = nil
         pipeline = nil
-        echo?.routeClosed()
+        echo = nil
         micResampler = nil
         replyWatch = nil
         playedResampler = nil

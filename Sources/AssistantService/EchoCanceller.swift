@@ -40,15 +40,6 @@ final class EchoCanceller {
         speex_echo_state_destroy(state)
     }
 
-    /// The route closed: what was queued for it is gone; the filter keeps what it learnt of the
-    /// acoustic path.
-    func routeClosed() {
-        reference.removeAll(keepingCapacity: true)
-        referenceRead = 0
-        pendingMic.removeAll(keepingCapacity: true)
-        hangover = 0
-    }
-
     /// What the speaker is about to play (written to its stream now).
     func played(_ samples: [Float]) {
         if referenceRead == reference.count {
@@ -80,11 +71,19 @@ final class EchoCanceller {
                     continue
                 }
                 speex_echo_cancellation(state, micFrame.baseAddress, played, &cleaned)
+                var frameIn = 0.0
+                var frameOut = 0.0
                 for index in 0..<Self.frameSize {
-                    energyIn += Double(micFrame[index]) * Double(micFrame[index])
-                    energyOut += Double(cleaned[index]) * Double(cleaned[index])
+                    frameIn += Double(micFrame[index]) * Double(micFrame[index])
+                    frameOut += Double(cleaned[index]) * Double(cleaned[index])
                 }
-                output += cleaned.map { Float($0) / 32768 }
+                // A filter that adds energy is not taking echo out but diverging (the user
+                // talking as the reply starts, before it has learnt the path): the mic as it is
+                // then, or the user's own words come out garbled.
+                let diverged = frameOut > frameIn
+                energyIn += frameIn
+                energyOut += diverged ? frameIn : frameOut
+                output += diverged ? micFrame.map { Float($0) / 32768 } : cleaned.map { Float($0) / 32768 }
             }
         }
         pendingMic.removeFirst(frames * Self.frameSize)
