@@ -6,24 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product FoldBench 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 swift build -c release --product RoundTripBench 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
-dir=$(mktemp -d)
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; [[ -n ${KEEP_BENCH_LOGS:-} ]] || rm -rf "$dir"' EXIT
-cat > "$dir/bus.conf" <<CONF
-<busconfig><type>custom</type><listen>unix:path=$dir/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/></policy></busconfig>
-CONF
-dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
-pids+=($!)
-for _ in $(seq 100); do [[ -S $dir/bus ]] && break; sleep 0.05; done
-mkdir -p "$dir/pulse"
-{ echo "load-module module-native-protocol-unix auth-anonymous=1 socket=$dir/pulse/native"
-  echo "load-module module-null-sink sink_name=speakers"
-  echo "load-module module-bluez5-discover headset=ofono"; } > "$dir/pulse/bench.pa"
-XDG_RUNTIME_DIR=$dir/pulse HOME=$dir/pulse DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus \
-  pulseaudio -n -F "$dir/pulse/bench.pa" --daemonize=no --exit-idle-time=-1 --use-pid-file=no --disable-shm=yes >"$dir/pulse/pulse.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do pactl --server "unix:$dir/pulse/native" info >/dev/null 2>&1 && break; sleep 0.05; done
+source bench/sandbox.sh
+start_bus
+start_pulse pulse "unix:path=$dir/bus" "load-module module-null-sink sink_name=speakers" "load-module module-bluez5-discover headset=ofono"
 # The same glasses on PipeWire, when its Bluetooth plugin is installed: the emulator's own sandbox.
 pipewire=()
 if command -v pipewire >/dev/null && compgen -G "/usr/lib/*/spa-0.2/bluez5/libspa-bluez5.so" >/dev/null; then

@@ -3,8 +3,10 @@ import AssistantService
 import AudioCore
 import DeviceProfiles
 import Foundation
+import GlassesEmulator
 import LocalAssistant
 import Logging
+import PulseBackend
 import RouteService
 import Routing
 import Speech
@@ -96,4 +98,34 @@ enum RoundTripRig {
 extension [AssistantEvent] {
     var types: [AssistantEvent.Kind] { map(\.type) }
     func first(_ kind: AssistantEvent.Kind) -> AssistantEvent? { first { $0.type == kind } }
+}
+
+/// The emulated glasses on a real PulseAudio (a `BluetoothRig`), their mic saying `mic` once the
+/// voice link opens, an acoustic echo path of `echoDB` (none when nil), and a started route
+/// service on the card; `finish` lets go of both.
+struct EmulatedRoundTrip {
+    let rig: BluetoothRig
+    let backend: PulseAudioBackend
+    let routes: RouteService
+
+    static func start(mic: AudioBuffer? = nil, echoDB: Double? = nil) async throws -> EmulatedRoundTrip {
+        let rig = try await BluetoothRig()
+        do {
+            if let mic { try rig.emulator.audio.setMic(mic, loop: false) }
+            if let echoDB { rig.emulator.audio.setEchoPath(gainDB: echoDB, delay: .milliseconds(40)) }
+            try await rig.waitForCard()
+            let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+            let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
+            try await routes.start()
+            return EmulatedRoundTrip(rig: rig, backend: backend, routes: routes)
+        } catch {
+            rig.close()
+            throw error
+        }
+    }
+
+    func finish() async {
+        await routes.finish()
+        await backend.shutdown()
+    }
 }

@@ -114,18 +114,13 @@ struct RoundTripTests {
     @Test("real PulseAudio + emulated glasses: the reply decodes at the glasses' speaker; no stream of ours is left")
     func onEmulatedGlasses() async throws {
         try await RoundTripRig.prepare()
-        let rig = try await BluetoothRig()
-        defer { rig.close() }
-        try rig.emulator.audio.setMic(try RoundTripRig.sample(rate: 8000), loop: false)
-        try await rig.waitForCard()
-        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
-        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
-        try await routes.start()
+        let trip = try await EmulatedRoundTrip.start(mic: try RoundTripRig.sample(rate: 8000))
+        defer { trip.rig.close() }
+        let (rig, routes) = (trip.rig, trip.routes)
         // The mic plays from the moment the voice link opens: start at once.
         rig.emulator.audio.clearSpeakers()
         let events = try await RoundTripRig.run(try RoundTripRig.assistant(routes))
-        await routes.finish()
-        await backend.shutdown()
+        await trip.finish()
         // Over CVSD (8 kHz) the 16 kHz recogniser is less sure of which command it was: any of
         // them, answered and spoken, is the round trip; accuracy is LocalAssistantBackendTests'.
         let heard = try #require(events.first(.transcript)?.text, "\(events.map { "\($0.type) \($0.text ?? "")" })")
@@ -141,18 +136,12 @@ struct RoundTripTests {
     @Test("a reply that says the wake phrase, loud at the mic (echo path on), does not wake the assistant")
     func replyWithTheWakePhraseDoesNotWake() async throws {
         try await RoundTripRig.prepare()
-        let rig = try await BluetoothRig()
-        defer { rig.close() }
-        try rig.emulator.audio.setMic(try RoundTripRig.request("hey glasses. what is your name", rate: 8000), loop: false)
-        rig.emulator.audio.setEchoPath(gainDB: -6, delay: .milliseconds(40))
-        try await rig.waitForCard()
-        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
-        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
-        try await routes.start()
+        let trip = try await EmulatedRoundTrip.start(mic: try RoundTripRig.request("hey glasses. what is your name", rate: 8000), echoDB: -6)
+        defer { trip.rig.close() }
+        let (rig, routes) = (trip.rig, trip.routes)
         rig.emulator.audio.clearSpeakers()
         let events = try await RoundTripRig.run(try RoundTripRig.assistant(routes))
-        await routes.finish()
-        await backend.shutdown()
+        await trip.finish()
         let log = events.map { "\($0.type) \($0.text ?? "")" }
         let reply = try #require(events.first(.replyStarted)?.text, "\(log)")
         #expect(reply.lowercased().contains("hey glasses"), "\(reply)")
@@ -166,16 +155,11 @@ struct RoundTripTests {
     @Test("barge-in: the wake phrase said over the reply stops it and starts a new command")
     func bargeInOverTheReply() async throws {
         try await RoundTripRig.prepare()
-        let rig = try await BluetoothRig()
-        defer { rig.close() }
-        try rig.emulator.audio.setMic(try RoundTripRig.request("hey glasses. what is the date", rate: 8000), loop: false)
         // The user speaks again as soon as "Today is …" starts.
         let interruption = try RoundTripRig.conversation([("hey glasses. what time is it", 4)], rate: 8000, lead: 0.2)
-        rig.emulator.audio.setEchoPath(gainDB: -20, delay: .milliseconds(40))
-        try await rig.waitForCard()
-        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
-        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
-        try await routes.start()
+        let trip = try await EmulatedRoundTrip.start(mic: try RoundTripRig.request("hey glasses. what is the date", rate: 8000), echoDB: -20)
+        defer { trip.rig.close() }
+        let (rig, routes) = (trip.rig, trip.routes)
         rig.emulator.audio.clearSpeakers()
         var interrupted = false
         // The test's wake model is templates only (no classifier: it takes too long to train
@@ -188,8 +172,7 @@ struct RoundTripTests {
             interrupted = true
             try rig.emulator.audio.setMic(interruption, loop: false)
         }
-        await routes.finish()
-        await backend.shutdown()
+        await trip.finish()
         let log = events.map { "\($0.type) \($0.text ?? "")" }
         let kinds = events.types
         let firstReply = try #require(kinds.firstIndex(of: .replyStarted), "\(log)")
@@ -206,13 +189,10 @@ struct RoundTripTests {
     @Test("ten round trips in a row: at most two profile switches, no leaked streams, the same answers")
     func tenInARow() async throws {
         try await RoundTripRig.prepare()
-        let rig = try await BluetoothRig()
-        defer { rig.close() }
         let request = try RoundTripRig.request("hey glasses. what is your name", rate: 8000)
-        try await rig.waitForCard()
-        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
-        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
-        try await routes.start()
+        let trip = try await EmulatedRoundTrip.start()
+        defer { trip.rig.close() }
+        let (rig, routes) = (trip.rig, trip.routes)
         let decisions = await routes.observe()
         let switches = Task {
             var profiles: [AudioProfile] = []
@@ -242,8 +222,7 @@ struct RoundTripTests {
             assistant.trigger()
         }
         await loop
-        await routes.finish()
-        await backend.shutdown()
+        await trip.finish()
         let profiles = await switches.value
         let log = seen.map { "\($0.type) \($0.text ?? "")" }
         #expect(rounds == 10, "\(log)")
@@ -259,13 +238,9 @@ struct RoundTripTests {
     @Test("a fold in the middle of the command ends the round trip with deviceNotConnected and releases every stream")
     func foldMidCommand() async throws {
         try await RoundTripRig.prepare()
-        let rig = try await BluetoothRig()
-        defer { rig.close() }
-        try rig.emulator.audio.setMic(try RoundTripRig.request("hey glasses. what is the date today and what is the weather", rate: 8000), loop: false)
-        try await rig.waitForCard()
-        let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
-        let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
-        try await routes.start()
+        let trip = try await EmulatedRoundTrip.start(mic: try RoundTripRig.request("hey glasses. what is the date today and what is the weather", rate: 8000))
+        defer { trip.rig.close() }
+        let (rig, routes) = (trip.rig, trip.routes)
         let assistant = try RoundTripRig.assistant(routes)
         let events = await assistant.events()
         let guardTask = Task { try await Task.sleep(for: .seconds(90)); assistant.stop() }  // a hang guard
@@ -278,8 +253,7 @@ struct RoundTripTests {
             if event.type == .wake { try rig.emulator.disconnect() }
         }
         await loop
-        await routes.finish()
-        await backend.shutdown()
+        await trip.finish()
         let error = try #require(seen.first(.error)?.text, "\(seen.types)")
         #expect(error.contains("Device not connected"), "\(error)")
         #expect(!seen.types.contains(.replyStarted))
