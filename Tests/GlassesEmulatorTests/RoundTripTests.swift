@@ -114,7 +114,7 @@ struct RoundTripTests {
     @Test("real PulseAudio + emulated glasses: the reply decodes at the glasses' speaker; no stream of ours is left")
     func onEmulatedGlasses() async throws {
         try await RoundTripRig.prepare()
-        let trip = try await EmulatedRoundTrip.start(mic: try RoundTripRig.sample(rate: 8000))
+        let trip = try await EmulatedRoundTrip.start(mic: try RoundTripRig.request("hey glasses. what time is it", rate: 8000))
         defer { trip.rig.close() }
         let (rig, routes) = (trip.rig, trip.routes)
         // The mic plays from the moment the voice link opens: start at once.
