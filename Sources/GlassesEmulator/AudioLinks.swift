@@ -92,7 +92,7 @@ class AudioLink: @unchecked Sendable {
     let theirs: Int32
     private let running = Atomic(true)
     private let finished = DispatchSemaphore(value: 0)
-    private let counters = Mutex((packetsIn: 0, packetsOut: 0, bytesIn: 0))
+    private let counters = Mutex((packetsIn: 0, packetsOut: 0, bytesIn: 0, dropped: 0))
     private let onClosed: @Sendable () -> Void
 
     init(onClosed: @escaping @Sendable () -> Void) throws {
@@ -106,7 +106,7 @@ class AudioLink: @unchecked Sendable {
     }
 
     var isRunning: Bool { running.load(ordering: .relaxed) }
-    var statistics: (packetsIn: Int, packetsOut: Int, bytesIn: Int) { counters.withLock { $0 } }
+    var statistics: (packetsIn: Int, packetsOut: Int, bytesIn: Int, dropped: Int) { counters.withLock { $0 } }
 
     func start(name: String) {
         let thread = Thread { [self] in
@@ -132,6 +132,7 @@ class AudioLink: @unchecked Sendable {
 
     func countIn(_ bytes: Int) { counters.withLock { $0.packetsIn += 1; $0.bytesIn += bytes } }
     func countOut() { counters.withLock { $0.packetsOut += 1 } }
+    func countDropped() { counters.withLock { $0.dropped += 1 } }
 
     /// Waits up to `milliseconds` for data on our end; false once the link is closed.
     func waitReadable(milliseconds: Int32) -> Bool {
@@ -170,7 +171,7 @@ final class SCOLink: AudioLink, @unchecked Sendable {
                 }
                 let sent = send(ours, packet, packet.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
                 if sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return }
-                if sent > 0 { countOut() }  // a full socket drops the packet, as the radio would
+                if sent > 0 { countOut() } else { countDropped() }  // a full socket drops the packet, as the radio would
                 next += Self.period
             }
             let left = clock.now.duration(to: next)

@@ -184,6 +184,8 @@ public struct EmulatorStatistics: Sendable, Equatable {
     public var mediaPackets = 0
     public var voicePacketsToServer = 0
     public var voicePacketsFromServer = 0
+    /// Mic packets the sound server had not read in time (its socket was full): lost, as on air.
+    public var voicePacketsDropped = 0
 
     /// These counters plus what these links carried.
     func counting(a2dp: A2DPLink?, sco: SCOLink?) -> EmulatorStatistics {
@@ -191,6 +193,7 @@ public struct EmulatorStatistics: Sendable, Equatable {
         total.mediaPackets += a2dp?.statistics.packetsIn ?? 0
         total.voicePacketsToServer += sco?.statistics.packetsOut ?? 0
         total.voicePacketsFromServer += sco?.statistics.packetsIn ?? 0
+        total.voicePacketsDropped += sco?.statistics.dropped ?? 0
         return total
     }
 }

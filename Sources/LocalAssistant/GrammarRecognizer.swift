@@ -10,13 +10,19 @@ final class GrammarRecognizer: @unchecked Sendable {
 
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
 
-    init(grammar: String) throws {
+    /// `forcedChoice`: the grammar is a closed set whose best match is always wanted. The
+    /// default beams prune every path that reaches the grammar's end on some narrowband (8 kHz)
+    /// utterances, so the decoder heard nothing; much wider beams keep them (cheap on a few
+    /// phrases). An open grammar (a run of other words) keeps the default: wide beams there let
+    /// filler words win over a clean command.
+    init(grammar: String, forcedChoice: Bool = false) throws {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
             throw LocalAssistantError("no pocketsphinx model at \(Self.modelDirectory) (install pocketsphinx-en-us)")
         }
-        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"]
+        let beams = forcedChoice ? ["-beam", "1e-80", "-wbeam", "1e-60", "-pbeam", "1e-80"] : []
+        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"] + beams
 
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }

@@ -1,6 +1,7 @@
 public import Assistant
 import AudioCore
 import Foundation
+import Synchronization
 
 /// The offline backend: recognises a small command grammar with pocketsphinx and answers
 /// from what it knows (the clock, the date, the glasses' battery, its own name). Anything
@@ -9,6 +10,8 @@ public final class LocalAssistantBackend: AssistantBackend {
     public let name = "local"
     private let recognizer: GrammarRecognizer
     private let commandRecognizer: GrammarRecognizer
+    /// The commands alone with wide beams, for narrowband links, made on the first one.
+    private let narrowbandRecognizer = Mutex<GrammarRecognizer?>(nil)
     private let assistantName: String
     private let wakePhrase: String
     private let battery: @Sendable () -> Int?
@@ -80,10 +83,24 @@ public final class LocalAssistantBackend: AssistantBackend {
             if let command = Self.command(mixed) { return AssistantReply(heard: mixed, answer: answer(to: command)) }
             if mixed.split(separator: " ").count >= 2 { return AssistantReply(heard: mixed, answer: "I didn't catch that.") }
         }
-        guard let heard = commandRecognizer.recognize(pcm, in: .grammar)?.text, let command = Self.command(heard) else {
+        let commands = narrowband ? try narrowbandCommands() : commandRecognizer
+        guard let heard = commands.recognize(pcm, in: .grammar)?.text, let command = Self.command(heard) else {
             return AssistantReply(heard: "", answer: "I didn't catch that.")
         }
         return AssistantReply(heard: heard, answer: answer(to: command))
+    }
+
+    /// The forced-choice decoder for narrowband links: there, at the default beams, one
+    /// utterance in four of a clean command ended with no path through the grammar (nothing
+    /// heard); wide beams always find the nearest command. Wideband keeps the default beams,
+    /// whose pruning rejects other speech the first decode let through.
+    private func narrowbandCommands() throws -> GrammarRecognizer {
+        try narrowbandRecognizer.withLock { recognizer in
+            if let recognizer { return recognizer }
+            let made = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: false), forcedChoice: true)
+            recognizer = made
+            return made
+        }
     }
 
     /// The command a phrase says, or `nil` for other words.

@@ -147,7 +147,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
                 "\(emulator.glasses.name) \(emulator.glasses.address): \(emulator.isConnected ? "connected" : "disconnected"); "
                     + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
-                    + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer), speaker \(s.voicePacketsFromServer); "
+                    + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer) (\(s.voicePacketsDropped) dropped: the server read late), speaker \(s.voicePacketsFromServer); "
                     + "battery \(emulator.battery)%")
         case .waitServer, .quit, .voice: break
         }

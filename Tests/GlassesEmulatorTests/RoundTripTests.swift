@@ -124,7 +124,7 @@ struct RoundTripTests {
         // Over CVSD (8 kHz) the 16 kHz recogniser is less sure of which command it was: any of
         // them, answered and spoken, is the round trip; accuracy is LocalAssistantBackendTests'.
         let heard = try #require(events.first(.transcript)?.text, "\(events.map { "\($0.type) \($0.text ?? "")" })")
-        #expect(["what time is it", "what is the time", "what day is it", "what is the date"].contains(heard), "heard '\(heard)'")
+        #expect(["what time is it", "what is the time", "what day is it", "what is the date"].contains(heard), "heard '\(heard)'; \(rig.emulator.statistics)")
         let played = rig.emulator.audio.voiceSpeaker()
         let segments = try speech(in: played)
         #expect(!segments.isEmpty, "no speech decoded at the emulated speaker")
