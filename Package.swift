@@ -52,6 +52,12 @@ let package = Package(
         shim("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev", "pocketsphinx-en-us"]),
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
+        // C++ underneath: a C header and a .cpp of a few lines (Debian's webrtc-audio-processing 0.3;
+        // its .pc's -D flags are repeated here, as a system library target cannot compile C++).
+        .target(
+            name: "CWebRTCAudioProcessing",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/webrtc_audio_processing", "-DWEBRTC_POSIX", "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])],
+            linkerSettings: [.linkedLibrary("webrtc_audio_processing"), .linkedLibrary("stdc++")]),
 
         .target(name: "BlueALSAHCIShim"),
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
@@ -64,7 +70,7 @@ let package = Package(
         .target(
             name: "AssistantService",
             dependencies: [
-                "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "CSpeexDSP",
+                "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "CSpeexDSP", "CWebRTCAudioProcessing",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -19,8 +19,10 @@ public actor AssistantService {
     public struct Configuration: Sendable {
         public var assistant: Assistant.Configuration
         public var speech: SpeechSettings
-        /// Cancel the reply's echo at the mic (SpeexDSP).
+        /// Cancel the reply's echo at the mic.
         public var echoCancellation: Bool
+        /// Whose canceller: webrtc-audio-processing's (the default) or SpeexDSP's.
+        public var echoCanceller: EchoCancellerEngine
         /// How long to wait for the route.
         public var routeWait: Duration
         /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
@@ -31,8 +33,10 @@ public actor AssistantService {
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
-            routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:]
+            routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:],
+            echoCanceller: EchoCancellerEngine = .webrtc
         ) {
+            self.echoCanceller = echoCanceller
             self.earconSounds = earconSounds
             self.historyDirectory = historyDirectory
             self.assistant = assistant
@@ -169,7 +173,10 @@ public actor AssistantService {
             speaking = nil
         case .playEarcon(let sound): await play(sound)
         case .emit(var event):
-            if event.type == .replyFinished { event.echoReduction = echo?.takeReduction() }
+            if event.type == .replyFinished {
+                event.echoReduction = echo?.takeReduction()
+                if let delay = echo?.estimatedDelay { logger.debug("echo path: \(delay.median) ms from writing to the speaker to hearing it (σ \(delay.deviation) ms)") }
+            }
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
             observers.values.forEach { $0.yield(event) }
         case .scheduleTick(let at):
@@ -206,7 +213,7 @@ public actor AssistantService {
             commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
             return
         }
-        echo = configuration.echoCancellation ? EchoCanceller() : nil
+        echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
         history = CaptureHistory()
         let id = ready.id
         reader = Task { [commands] in

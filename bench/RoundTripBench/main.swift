@@ -55,12 +55,13 @@ let cache = NSTemporaryDirectory() + "roundtrip-bench-\(getpid())"
 defer { try? FileManager.default.removeItem(atPath: cache) }
 let model = try WakeWordTemplateBuilder(voices: WakeWordTemplateBuilder.defaultVoices, cacheDirectory: cache, classifierTrainer: nil)
     .model(for: "hey glasses")
-let assistant = AssistantService(
-    routes: routes, backend: try LocalAssistantBackend(battery: { 80 }), synthesizer: EspeakSpeech(),
-    configuration: .init(assistant: .init(policy: .mediaFirst, once: false)), clock: routes.clock, logger: quiet,
-    pipeline: { try VoicePipeline(wakeModels: [model]) })
-let events = await assistant.events()
-let loop = Task { await assistant.run() }
+/// An assistant on the route service with `engine` cancelling the reply's echo.
+func makeAssistant(_ engine: EchoCancellerEngine) -> AssistantService {
+    AssistantService(
+        routes: routes, backend: try! LocalAssistantBackend(battery: { 80 }), synthesizer: EspeakSpeech(),
+        configuration: .init(assistant: .init(policy: .mediaFirst, once: false), echoCanceller: engine), clock: routes.clock, logger: quiet,
+        pipeline: { try VoicePipeline(wakeModels: [model]) })
+}
 
 func spoken(_ text: String) throws -> AudioBuffer {
     let speech = try Resampler.resample(try EspeakSynthesizer.synthesize(text, voice: EspeakVoice(name: "en-us")), to: 8000)
@@ -89,7 +90,9 @@ func firstSound(after start: ContinuousClock.Instant, skipping already: Int) asy
 }
 
 /// One round trip: returns its events and, when asked, the latency command end → first sample.
-func roundTrip(_ mic: AudioBuffer, skipWake: Bool, measure: Bool) async throws -> ([AssistantEvent], Duration?) {
+func roundTrip(
+    _ assistant: AssistantService, _ events: AsyncStream<AssistantEvent>, _ mic: AudioBuffer, skipWake: Bool, measure: Bool
+) async throws -> ([AssistantEvent], Duration?) {
     emulator.audio.clearSpeakers()
     try emulator.audio.setMic(mic, loop: false)
     assistant.trigger(skipWake: skipWake)
@@ -111,40 +114,66 @@ func roundTrip(_ mic: AudioBuffer, skipWake: Bool, measure: Bool) async throws -
 let command = try spoken("what time is it")
 var latencies: [Double] = []
 var decisions: [Double] = []
-for _ in 0..<rounds {
-    let (seen, latency) = try await roundTrip(command, skipWake: true, measure: true)
-    guard let captured = seen.first(where: { $0.type == .commandCaptured }), let started = seen.first(where: { $0.type == .replyStarted })
-    else { continue }
-    decisions.append((started.time - captured.time) * 1000)
-    if let latency { latencies.append(seconds(latency) * 1000) }
+do {
+    let assistant = makeAssistant(.webrtc)
+    let events = await assistant.events()
+    let loop = Task { await assistant.run() }
+    for _ in 0..<rounds {
+        let (seen, latency) = try await roundTrip(assistant, events, command, skipWake: true, measure: true)
+        guard let captured = seen.first(where: { $0.type == .commandCaptured }), let started = seen.first(where: { $0.type == .replyStarted })
+        else { continue }
+        decisions.append((started.time - captured.time) * 1000)
+        if let latency { latencies.append(seconds(latency) * 1000) }
+    }
+    assistant.stop()
+    await loop.value
 }
 
-// 2. Echo: replies that say the wake phrase, loud at the mic.
+// 2. Echo: replies that say the wake phrase, loud at the mic, with each engine.
 emulator.audio.setEchoPath(gainDB: -6, delay: .milliseconds(40))
 let request = try spoken("hey glasses. what is your name")
-var reductions: [Double] = []
-var replySeconds = 0.0
-var selfWakes = 0
-var ignored = 0
-for _ in 0..<rounds {
-    let (seen, _) = try await roundTrip(request, skipWake: false, measure: false)
-    guard let started = seen.first(where: { $0.type == .replyStarted }),
-        let finished = seen.first(where: { $0.type == .replyFinished })
-    else { continue }
-    replySeconds += finished.time - started.time
-    if let reduction = finished.echoReduction { reductions.append(reduction) }
-    let during = seen.drop { $0.type != .replyStarted }
-    selfWakes += during.filter { $0.type == .wake || $0.type == .bargeIn }.count
-    ignored += during.filter { $0.type == .selfWakeIgnored }.count
+struct EchoResult {
+    var reductions: [Double] = []
+    var replySeconds = 0.0
+    var selfWakes = 0
+    var ignored = 0
 }
-assistant.stop()
-await loop.value
+var echoResults: [EchoCancellerEngine: EchoResult] = [:]
+for engine in EchoCancellerEngine.allCases {
+    let assistant = makeAssistant(engine)
+    let events = await assistant.events()
+    let loop = Task { await assistant.run() }
+    var result = EchoResult()
+    for _ in 0..<rounds {
+        let (seen, _) = try await roundTrip(assistant, events, request, skipWake: false, measure: false)
+        guard let started = seen.first(where: { $0.type == .replyStarted }),
+            let finished = seen.first(where: { $0.type == .replyFinished })
+        else { continue }
+        result.replySeconds += finished.time - started.time
+        if let reduction = finished.echoReduction { result.reductions.append(reduction) }
+        let during = seen.drop { $0.type != .replyStarted }
+        result.selfWakes += during.filter { $0.type == .wake || $0.type == .bargeIn }.count
+        result.ignored += during.filter { $0.type == .selfWakeIgnored }.count
+    }
+    assistant.stop()
+    await loop.value
+    echoResults[engine] = result
+}
 await routes.finish()
 await backend.shutdown()
 
 say("\nvoice round trip on real PulseAudio + emulated glasses (HFP CVSD 8 kHz, local backend, release):")
 say(String(format: "  end of command -> reply chosen (recogniser, answer)          median %7.1f ms   (n=%d)", median(decisions), decisions.count))
 say(String(format: "  end of command -> first reply sound at the speaker           median %7.1f ms   (n=%d; goal <= 150)", median(latencies), latencies.count))
-say(String(format: "  ERLE while the reply plays (echo path -6 dB, 40 ms)          median %7.1f dB   (n=%d; goal >= 20)", median(reductions), reductions.count))
-say(String(format: "  wake detections on replies saying \"hey glasses\"             %d in %.0f s of replies (%d echoes recognised and ignored; goal 0)", selfWakes, replySeconds, ignored))
+for engine in EchoCancellerEngine.allCases {
+    let result = echoResults[engine]!
+    let name = engine.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
+    say("  ERLE while the reply plays, \(name) (echo path -6 dB, 40 ms)   "
+        + String(format: "median %7.1f dB   (n=%d; goal >= 20)", median(result.reductions), result.reductions.count))
+    say("  wake detections on replies saying \"hey glasses\", \(name)     "
+        + String(format: "%d in %.0f s of replies (%d echoes recognised and ignored; goal 0)", result.selfWakes, result.replySeconds, result.ignored))
+}
+let webrtcERLE = median(echoResults[.webrtc]!.reductions)
+let speexERLE = median(echoResults[.speex]!.reductions)
+say(String(format: "  webrtc takes %.1f dB more of the echo out than speex (%.0fx less echo power left)", webrtcERLE - speexERLE, pow(10, (webrtcERLE - speexERLE) / 10)))
 emulator.close()

@@ -51,6 +51,9 @@ struct Listen: AsyncParsableCommand {
     @Flag(name: .customLong("no-echo-cancel"), help: "Do not cancel the reply's echo at the mic.")
     var noEchoCancel = false
 
+    @Option(help: "Echo canceller: webrtc (webrtc-audio-processing: finds the speaker-to-mic delay, paths up to about 160 ms) or speex (SpeexDSP's linear filter: paths up to 400 ms, learns more slowly).")
+    var echoCanceller: EchoCancellerEngine = .webrtc
+
     @Option(help: "Voice of the replies (an espeak-ng voice).")
     var voice: String = "en-us"
 
@@ -129,7 +132,8 @@ struct Listen: AsyncParsableCommand {
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
                 assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
-                echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds()),
+                echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
+                echoCanceller: echoCanceller),
             clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: makePipeline)
         let events = await assistant.events()
@@ -196,3 +200,4 @@ enum EventPrinter {
 }
 
 extension SwitchingPolicy: ExpressibleByArgument {}
+extension EchoCancellerEngine: ExpressibleByArgument {}

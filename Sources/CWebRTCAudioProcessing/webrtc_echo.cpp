@@ -1,0 +1,63 @@
+#include "webrtc_echo.h"
+
+#include <webrtc/modules/audio_processing/include/audio_processing.h>
+
+struct webrtc_echo {
+    webrtc::AudioProcessing *processing;
+    webrtc::StreamConfig stream;
+};
+
+extern "C" webrtc_echo *webrtc_echo_create(int sample_rate) {
+    webrtc::Config config;
+    config.Set<webrtc::ExtendedFilter>(new webrtc::ExtendedFilter(true));
+    config.Set<webrtc::DelayAgnostic>(new webrtc::DelayAgnostic(true));
+    webrtc::AudioProcessing *processing = webrtc::AudioProcessing::Create(config);
+    if (!processing) return nullptr;
+    webrtc::ProcessingConfig streams = {{
+        webrtc::StreamConfig(sample_rate, 1), webrtc::StreamConfig(sample_rate, 1),
+        webrtc::StreamConfig(sample_rate, 1), webrtc::StreamConfig(sample_rate, 1),
+    }};
+    webrtc::EchoCancellation *aec = processing->echo_cancellation();
+    if (processing->Initialize(streams) != 0 || aec->Enable(true) != 0
+        || aec->set_suppression_level(webrtc::EchoCancellation::kModerateSuppression) != 0
+        || aec->enable_metrics(true) != 0 || aec->enable_delay_logging(true) != 0) {
+        delete processing;
+        return nullptr;
+    }
+    return new webrtc_echo{processing, webrtc::StreamConfig(sample_rate, 1)};
+}
+
+extern "C" void webrtc_echo_destroy(webrtc_echo *echo) {
+    if (!echo) return;
+    delete echo->processing;
+    delete echo;
+}
+
+extern "C" int webrtc_echo_frame_size(const webrtc_echo *echo) { return int(echo->stream.num_frames()); }
+
+extern "C" int webrtc_echo_render(webrtc_echo *echo, const float *frame) {
+    float out[480];
+    const float *source[1] = {frame};
+    float *destination[1] = {out};
+    return echo->processing->ProcessReverseStream(source, echo->stream, echo->stream, destination);
+}
+
+extern "C" int webrtc_echo_capture(webrtc_echo *echo, float *frame) {
+    // Delay-agnostic: the canceller estimates the delay; it still wants one reported.
+    echo->processing->set_stream_delay_ms(0);
+    const float *source[1] = {frame};
+    float *destination[1] = {frame};
+    return echo->processing->ProcessStream(source, echo->stream, echo->stream, destination);
+}
+
+extern "C" int webrtc_echo_erle(webrtc_echo *echo, float *erle_db) {
+    webrtc::EchoCancellation::Metrics metrics;
+    int status = echo->processing->echo_cancellation()->GetMetrics(&metrics);
+    *erle_db = status == 0 ? float(metrics.echo_return_loss_enhancement.instant) : 0;
+    return status;
+}
+
+extern "C" int webrtc_echo_delay(webrtc_echo *echo, int *median_ms, int *deviation_ms) {
+    float poor = 0;
+    return echo->processing->echo_cancellation()->GetDelayMetrics(median_ms, deviation_ms, &poor);
+}
