@@ -2,28 +2,37 @@ import CPocketSphinx
 import Foundation
 
 /// Recognises speech offline with pocketsphinx (Debian's `libpocketsphinx-dev` +
-/// `pocketsphinx-en-us`) against a JSGF grammar: 16 kHz 16-bit audio in, the best path's
-/// words out.
+/// `pocketsphinx-en-us`) against JSGF grammars: 16 kHz 16-bit audio in, the best path's words
+/// out. One decoder holds every grammar as a named search: one acoustic model in memory (a
+/// second decoder cost the daemon 26 MB).
 final class GrammarRecognizer: @unchecked Sendable {
     private let decoder: OpaquePointer
     private let lock = NSLock()
 
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
 
-    /// `forcedChoice`: the grammar is a closed set whose best match is always wanted. The
-    /// default beams prune every path that reaches the grammar's end on some narrowband (8 kHz)
-    /// utterances, so the decoder heard nothing; much wider beams keep them (cheap on a few
-    /// phrases). An open grammar (a run of other words) keeps the default: wide beams there let
-    /// filler words win over a clean command.
-    init(grammar: String, forcedChoice: Bool = false) throws {
+    /// A grammar to search, by name.
+    struct Grammar {
+        var search: Search
+        var jsgf: String
+        /// The grammar is a closed set whose best match is always wanted. At the default
+        /// beams, every path that reaches the grammar's end is pruned on some narrowband
+        /// (8 kHz) utterances, so nothing is heard; much wider beams keep them (cheap on a few
+        /// phrases). An open grammar (a run of other words) keeps the default: wide beams there
+        /// let filler words win over a clean command, and the default ones reject other speech.
+        var forcedChoice = false
+    }
+
+    /// The beams a forced-choice search is made with.
+    static let wideBeams: [(name: String, value: Double)] = [("-beam", 1e-80), ("-wbeam", 1e-60), ("-pbeam", 1e-80)]
+
+    init(_ grammars: [Grammar]) throws {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
             throw LocalAssistantError("no pocketsphinx model at \(Self.modelDirectory) (install pocketsphinx-en-us)")
         }
-        let beams = forcedChoice ? ["-beam", "1e-80", "-wbeam", "1e-60", "-pbeam", "1e-80"] : []
-        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"] + beams
-
+        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"]
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let config = cStrings.withUnsafeMutableBufferPointer { buffer in
@@ -32,16 +41,27 @@ final class GrammarRecognizer: @unchecked Sendable {
         guard let config else { throw LocalAssistantError("pocketsphinx refused its configuration") }
         defer { _ = cmd_ln_free_r(config) }
         guard let decoder = ps_init(config) else { throw LocalAssistantError("pocketsphinx could not load \(hmm)") }
-        guard ps_set_jsgf_string(decoder, Search.grammar.rawValue, grammar) == 0 else {
-            _ = ps_free(decoder)
-            throw LocalAssistantError("pocketsphinx rejected the command grammar")
+        // A search takes its beams from the decoder's configuration as it is made.
+        let live = ps_get_config(decoder)
+        let defaults = Self.wideBeams.map { (name: $0.name, value: cmd_ln_float_r(live, $0.name)) }
+        for grammar in grammars {
+            for beam in grammar.forcedChoice ? Self.wideBeams : defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
+            guard ps_set_jsgf_string(decoder, grammar.search.rawValue, grammar.jsgf) == 0 else {
+                _ = ps_free(decoder)
+                throw LocalAssistantError("pocketsphinx rejected the \(grammar.search.rawValue) grammar")
+            }
         }
+        for beam in defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
         self.decoder = decoder
     }
 
     enum Search: String {
-        /// The JSGF command grammar.
-        case grammar
+        /// The commands, or a run of everyday words.
+        case commandsOrOther
+        /// The commands alone, at the default beams.
+        case commands
+        /// The commands alone, at wide beams (narrowband links).
+        case narrowbandCommands
     }
 
     deinit { _ = ps_free(decoder) }

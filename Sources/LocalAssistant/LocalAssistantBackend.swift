@@ -1,7 +1,6 @@
 public import Assistant
 import AudioCore
 import Foundation
-import Synchronization
 
 /// The offline backend: recognises a small command grammar with pocketsphinx and answers
 /// from what it knows (the clock, the date, the glasses' battery, its own name). Anything
@@ -9,9 +8,6 @@ import Synchronization
 public final class LocalAssistantBackend: AssistantBackend {
     public let name = "local"
     private let recognizer: GrammarRecognizer
-    private let commandRecognizer: GrammarRecognizer
-    /// The commands alone with wide beams, for narrowband links, made on the first one.
-    private let narrowbandRecognizer = Mutex<GrammarRecognizer?>(nil)
     private let assistantName: String
     private let wakePhrase: String
     private let battery: @Sendable () -> Int?
@@ -54,8 +50,11 @@ public final class LocalAssistantBackend: AssistantBackend {
         assistantName: String = "Glasses", wakePhrase: String = "hey glasses", 
         battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        recognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: true))
-        commandRecognizer = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: false))
+        recognizer = try GrammarRecognizer([
+            .init(search: .commandsOrOther, jsgf: Self.grammar(withOtherWords: true)),
+            .init(search: .commands, jsgf: Self.grammar(withOtherWords: false)),
+            .init(search: .narrowbandCommands, jsgf: Self.grammar(withOtherWords: false), forcedChoice: true),
+        ])
         self.assistantName = assistantName
         self.wakePhrase = wakePhrase
         self.battery = battery
@@ -79,28 +78,20 @@ public final class LocalAssistantBackend: AssistantBackend {
         // which the 16 kHz model expects, so there every path scores low and only the first
         // decode is trusted (known limit: no rejection of other speech on CVSD).
         let narrowband = (utterance.linkRate ?? 16000) < 16000
-        if !narrowband, let mixed = recognizer.recognize(pcm, in: .grammar)?.text {
+        if !narrowband, let mixed = recognizer.recognize(pcm, in: .commandsOrOther)?.text {
             if let command = Self.command(mixed) { return AssistantReply(heard: mixed, answer: answer(to: command)) }
             if mixed.split(separator: " ").count >= 2 { return AssistantReply(heard: mixed, answer: "I didn't catch that.") }
         }
-        let commands = narrowband ? try narrowbandCommands() : commandRecognizer
-        guard let heard = commands.recognize(pcm, in: .grammar)?.text, let command = Self.command(heard) else {
+        // The commands alone: at wide beams on a narrowband link, where at the default ones one
+        // clean command in four ended with no path through the grammar (heard as nothing);
+        // at the default ones on wideband, whose pruning rejects other speech the first decode
+        // let through.
+        guard let heard = recognizer.recognize(pcm, in: narrowband ? .narrowbandCommands : .commands)?.text,
+            let command = Self.command(heard)
+        else {
             return AssistantReply(heard: "", answer: "I didn't catch that.")
         }
         return AssistantReply(heard: heard, answer: answer(to: command))
-    }
-
-    /// The forced-choice decoder for narrowband links: there, at the default beams, one
-    /// utterance in four of a clean command ended with no path through the grammar (nothing
-    /// heard); wide beams always find the nearest command. Wideband keeps the default beams,
-    /// whose pruning rejects other speech the first decode let through.
-    private func narrowbandCommands() throws -> GrammarRecognizer {
-        try narrowbandRecognizer.withLock { recognizer in
-            if let recognizer { return recognizer }
-            let made = try GrammarRecognizer(grammar: Self.grammar(withOtherWords: false), forcedChoice: true)
-            recognizer = made
-            return made
-        }
     }
 
     /// The command a phrase says, or `nil` for other words.
