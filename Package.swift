@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
         .testTarget(name: "AssistantServiceTests", dependencies: ["AssistantService", "AudioCore", "Speech"], swiftSettings: strict),
-        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech"], swiftSettings: strict),
+        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],

@@ -32,7 +32,10 @@ final class GrammarRecognizer: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
             throw LocalAssistantError("no pocketsphinx model at \(Self.modelDirectory) (install pocketsphinx-en-us)")
         }
-        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "yes", "-seed", "1"]
+        // No dither of pocketsphinx's own: its generator is seeded once per decoder and runs on
+        // across utterances, so the same audio decoded twice (or after another utterance, or
+        // in another search) heard different words. `recognize` dithers each utterance alike.
+        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "no"]
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let config = cStrings.withUnsafeMutableBufferPointer { buffer in
@@ -70,13 +73,27 @@ final class GrammarRecognizer: @unchecked Sendable {
     func recognize(_ samples: [Int16], in search: Search) -> (text: String, scorePerFrame: Double)? {
         lock.withLock {
             guard ps_set_search(decoder, search.rawValue) == 0, ps_start_utt(decoder) == 0 else { return nil }
-            _ = samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
+            let dithered = Self.dither(samples)
+            _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
             _ = ps_end_utt(decoder)
             var score: Int32 = 0
             guard let hypothesis = ps_get_hyp(decoder, &score) else { return nil }
             let text = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
             let frames = max(1, ps_get_n_frames(decoder))
             return text.isEmpty ? nil : (text, Double(score) / Double(frames))
+        }
+    }
+}
+
+extension GrammarRecognizer {
+    /// ±1 LSB of noise from a generator started afresh for each utterance, so that digital
+    /// silence has a finite log energy and the same audio always decodes the same.
+    static func dither(_ samples: [Int16]) -> [Int16] {
+        var state: UInt32 = 0x2545_F491
+        return samples.map { sample in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let noise = Int32(state >> 30) - 1  // -1, 0, 1 or 2
+            return Int16(clamping: Int32(sample) + min(noise, 1))
         }
     }
 }

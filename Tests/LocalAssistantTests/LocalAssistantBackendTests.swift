@@ -4,6 +4,7 @@ import Foundation
 import LocalAssistant
 import Speech
 import Testing
+import DeviceProfiles
 
 /// The offline backend on synthesised speech: what it hears, what it answers.
 @Suite("Local assistant backend (pocketsphinx grammar)", .serialized)
@@ -84,6 +85,36 @@ struct LocalAssistantBackendTests {
         #expect(nothing.isEmpty, "heard nothing at \(nothing)")
         // Without the top 4 kHz, "time" and "day" are close: a rare confusion, not the rule.
         #expect(other.count <= 2, "of 15 captures, heard instead: \(other)")
+    }
+
+    /// The shipped request from `start` s to the end of its command.
+    func shippedRequest(from start: Double) throws -> Utterance {
+        let path = (ResourceLocator.find("samples") ?? "samples") + "/hey-glasses-what-time.wav"
+        let sample = try Resampler.resample(try AudioFileReader.read(path), to: 16000)
+        let samples = Array(sample.samples[Int(start * 16000)..<Int(2.96 * 16000)])
+        return Utterance(audio: AudioBuffer(format: sample.format, samples: samples), wakeWord: "hey glasses")
+    }
+
+    @Test("the same command decodes the same, whatever was decoded before it")
+    func decodingHasNoMemory() async throws {
+        let b = try backend()
+        let command = try shippedRequest(from: 2.16)
+        let first = try await b.respond(to: command).heard
+        for other in ["what is my battery", "turn on the kitchen lights please", "stop"] {
+            _ = try await b.respond(to: try utterance(other))
+            let again = try await b.respond(to: command).heard
+            #expect(again == first, "after '\(other)'")
+        }
+    }
+
+    @Test("the shipped request is heard wherever the capture starts, from the wake phrase's tail to the command's first sound")
+    func captureStartDoesNotMatter() async throws {
+        // samples/hey-glasses-what-time.wav: "glasses" fades out from 2.06 s, "what" starts
+        // about 2.14 s; a wake engine dates the phrase's end anywhere in there.
+        let b = try backend()
+        var heard: [String] = []
+        for start in stride(from: 2.10, through: 2.181, by: 0.02) { heard.append(try await b.respond(to: try shippedRequest(from: start)).heard) }
+        #expect(heard.allSatisfy { $0 == "what time is it" }, "\(heard)")
     }
 
     @Test("silence gets \"I didn't catch that\"")
