@@ -87,21 +87,10 @@ final class ALSAPCM: @unchecked Sendable {
         let count = frames * format.channels
         var samples = [Float](repeating: 0, count: count)
         var integers = integerSamples ? [Int16](repeating: 0, count: count) : []
-        var got = 0
-        while got < frames {
-            let result = integerSamples
-                ? integers.withUnsafeMutableBufferPointer {
-                    snd_pcm_readi(handle, $0.baseAddress! + got * format.channels, snd_pcm_uframes_t(frames - got))
-                }
-                : samples.withUnsafeMutableBufferPointer {
-                    snd_pcm_readi(handle, $0.baseAddress! + got * format.channels, snd_pcm_uframes_t(frames - got))
-                }
-            if result < 0 {
-                try recover(Int32(result))
-                continue
-            }
-            if result == 0 { throw ALSAError(operation: "read PCM '\(name)'", code: -EIO) }
-            got += Int(result)
+        try transferAll(frames: frames, operation: "read") { [handle, channels = format.channels, integerSamples] done in
+            integerSamples
+                ? integers.withUnsafeMutableBufferPointer { snd_pcm_readi(handle, $0.baseAddress! + done * channels, snd_pcm_uframes_t(frames - done)) }
+                : samples.withUnsafeMutableBufferPointer { snd_pcm_readi(handle, $0.baseAddress! + done * channels, snd_pcm_uframes_t(frames - done)) }
         }
         if integerSamples { for index in 0..<count { samples[index] = Float(integers[index]) / 32768 } }
         return samples
@@ -111,20 +100,25 @@ final class ALSAPCM: @unchecked Sendable {
     func write(_ samples: [Float]) throws(ALSAError) {
         let frames = samples.count / format.channels
         let integers = integerSamples ? samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) } : []
+        try transferAll(frames: frames, operation: "write") { [handle, channels = format.channels, integerSamples] done in
+            integerSamples
+                ? integers.withUnsafeBufferPointer { snd_pcm_writei(handle, $0.baseAddress! + done * channels, snd_pcm_uframes_t(frames - done)) }
+                : samples.withUnsafeBufferPointer { snd_pcm_writei(handle, $0.baseAddress! + done * channels, snd_pcm_uframes_t(frames - done)) }
+        }
+    }
+
+    /// Calls `transfer` (handed the frames moved so far; it returns how many more it moved, or
+    /// a negative error) until `frames` have moved, recovering from xruns as they come.
+    private func transferAll(frames: Int, operation: String, _ transfer: (Int) -> Int) throws(ALSAError) {
         var done = 0
         while done < frames {
-            let result = integerSamples
-                ? integers.withUnsafeBufferPointer {
-                    snd_pcm_writei(handle, $0.baseAddress! + done * format.channels, snd_pcm_uframes_t(frames - done))
-                }
-                : samples.withUnsafeBufferPointer {
-                    snd_pcm_writei(handle, $0.baseAddress! + done * format.channels, snd_pcm_uframes_t(frames - done))
-                }
+            let result = transfer(done)
             if result < 0 {
                 try recover(Int32(result))
                 continue
             }
-            done += Int(result)
+            if result == 0 { throw ALSAError(operation: "\(operation) PCM '\(name)'", code: -EIO) }
+            done += result
         }
     }
 

@@ -32,7 +32,7 @@ public final class BluezClient: Sendable {
     public static func connect(busAddress: String? = nil) async throws -> BluezClient {
         let connection: DBusConnection
         do {
-            connection = try busAddress.map { try DBusConnection(address: $0) } ?? DBusConnection.system()
+            connection = try DBusConnection.bus(address: busAddress)
         } catch {
             throw BluezError("cannot reach the \(busAddress == nil ? "system bus" : "bus at \(busAddress!)"): \(error)")
         }
@@ -52,9 +52,8 @@ public final class BluezClient: Sendable {
         let sender = "sender='\(BluezName.service)'"
         try await connection.addMatch("type='signal',\(sender),interface='\(FreedesktopName.objectManager)'")
         try await connection.addMatch("type='signal',\(sender),interface='\(FreedesktopName.properties)',member='PropertiesChanged'")
-        try await connection.addMatch(
-            "type='signal',sender='\(FreedesktopName.bus)',interface='\(FreedesktopName.bus)',member='NameOwnerChanged',arg0='\(BluezName.service)'")
-        if let owner = try await currentOwner() { await load(owner: owner) }
+        try await connection.watchOwner(of: BluezName.service)
+        if let owner = try await connection.owner(of: BluezName.service) { await load(owner: owner) }
         pump.withLock { $0 = Task { [weak self] in await self?.follow(signals) } }
     }
 
@@ -125,16 +124,6 @@ public final class BluezClient: Sendable {
     }
 
     // MARK: following the bus
-
-    private func currentOwner() async throws -> String? {
-        do {
-            return try await connection.call(
-                FreedesktopName.bus, FreedesktopName.busPath, FreedesktopName.bus, "GetNameOwner", [.string(BluezName.service)]
-            ).first?.string
-        } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
-            return nil
-        }
-    }
 
     private func follow(_ signals: AsyncStream<DBusMessage>) async {
         for await signal in signals {

@@ -20,7 +20,7 @@ extern "C" webrtc_echo *webrtc_echo_create(int sample_rate) {
     webrtc::EchoCancellation *aec = processing->echo_cancellation();
     if (processing->Initialize(streams) != 0 || aec->Enable(true) != 0
         || aec->set_suppression_level(webrtc::EchoCancellation::kModerateSuppression) != 0
-        || aec->enable_metrics(true) != 0 || aec->enable_delay_logging(true) != 0) {
+        || aec->enable_delay_logging(true) != 0) {
         delete processing;
         return nullptr;
     }
@@ -32,8 +32,6 @@ extern "C" void webrtc_echo_destroy(webrtc_echo *echo) {
     delete echo->processing;
     delete echo;
 }
-
-extern "C" int webrtc_echo_frame_size(const webrtc_echo *echo) { return int(echo->stream.num_frames()); }
 
 extern "C" int webrtc_echo_render(webrtc_echo *echo, const float *frame) {
     float out[480];
@@ -48,13 +46,6 @@ extern "C" int webrtc_echo_capture(webrtc_echo *echo, float *frame) {
     const float *source[1] = {frame};
     float *destination[1] = {frame};
     return echo->processing->ProcessStream(source, echo->stream, echo->stream, destination);
-}
-
-extern "C" int webrtc_echo_erle(webrtc_echo *echo, float *erle_db) {
-    webrtc::EchoCancellation::Metrics metrics;
-    int status = echo->processing->echo_cancellation()->GetMetrics(&metrics);
-    *erle_db = status == 0 ? float(metrics.echo_return_loss_enhancement.instant) : 0;
-    return status;
 }
 
 extern "C" int webrtc_echo_delay(webrtc_echo *echo, int *median_ms, int *deviation_ms) {

@@ -27,7 +27,7 @@ public final class BlueALSAClient: Sendable {
     /// Connects to the bus at `busAddress` (the system bus when nil) and loads BlueALSA's PCMs
     /// if it is there; it may come later. Throws only when the bus cannot be reached.
     public static func connect(busAddress: String? = nil) async throws -> BlueALSAClient {
-        let connection = try busAddress.map { try DBusConnection(address: $0) } ?? DBusConnection.system()
+        let connection = try DBusConnection.bus(address: busAddress)
         let client = BlueALSAClient(connection: connection)
         do {
             try await client.start()
@@ -41,13 +41,8 @@ public final class BlueALSAClient: Sendable {
     private func start() async throws {
         let signals = connection.signals()
         try await connection.addMatch("type='signal',sender='\(Self.service)',interface='\(Self.managerInterface)'")
-        try await connection.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'")
-        if let owner = try? await connection.call(
-            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(Self.service)]
-        ).first?.string {
-            await load(owner: owner)
-        }
+        try await connection.watchOwner(of: Self.service)
+        if let owner = try? await connection.owner(of: Self.service) { await load(owner: owner) }
         pump.withLock { $0 = Task { [weak self] in await self?.follow(signals) } }
     }
 

@@ -14,15 +14,10 @@ typedef struct webrtc_echo webrtc_echo;
 /// filter and delay-agnostic mode (it finds the speaker-to-mic delay itself). NULL on failure.
 webrtc_echo *webrtc_echo_create(int sample_rate);
 void webrtc_echo_destroy(webrtc_echo *echo);
-/// Samples per 10 ms frame.
-int webrtc_echo_frame_size(const webrtc_echo *echo);
 /// One frame of what the speaker plays (the far end). 0, or webrtc's error code.
 int webrtc_echo_render(webrtc_echo *echo, const float *frame);
 /// One frame of the mic, replaced by the mic with the echo taken out. 0, or webrtc's error code.
 int webrtc_echo_capture(webrtc_echo *echo, float *frame);
-/// The canceller's own echo return loss enhancement (dB) over its last metrics period; 0
-/// when it has none yet.
-int webrtc_echo_erle(webrtc_echo *echo, float *erle_db);
 /// The delay the canceller found between the far end and its echo (ms, median and standard
 /// deviation over its last period); -1 before it has one.
 int webrtc_echo_delay(webrtc_echo *echo, int *median_ms, int *deviation_ms);
