@@ -89,6 +89,8 @@ public actor AssistantService {
     private var finished = false
     /// The backend's answer while it is being spoken (its audio is played instead of the text).
     private var reply: AssistantReply?
+    /// The words of the reply being spoken, when known (normalised: lowercase words).
+    private var spokenWords: String?
 
     public init(
         routes: RouteService, backend: any AssistantBackend, synthesizer: any SpeechSynthesizer,
@@ -272,9 +274,20 @@ public actor AssistantService {
         echo?.played(samples)
         for event in replyWatch?.process(samples) ?? [] {
             guard case .wake(let detection) = event else { continue }
+            if let words = spokenWords, !" \(words) ".contains(" \(Self.words(of: detection.keyword)) ") {
+                // A detection on the speaker of a phrase the reply's text does not say is a false
+                // one: it must not make the user's own barge-in count as the reply's echo.
+                logger.debug("the speaker's audio scored '\(detection.keyword)' (\(detection.score)), which the reply does not say; ignored")
+                continue
+            }
             logger.debug("the speaker played the wake phrase '\(detection.keyword)' (score \(detection.score)); its echo will not wake the assistant")
             await handle(.playedWake)
         }
+    }
+
+    /// Lowercase words separated by single spaces ("Say hey, Glasses!" → "say hey glasses").
+    static func words(of text: String) -> String {
+        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" }).joined(separator: " ")
     }
 
     /// Any rate and channel count → the voice stage's 16 kHz mono, one streaming resampler per
@@ -328,6 +341,7 @@ public actor AssistantService {
         playedResampler = nil
         let reply = self.reply
         self.reply = nil
+        spokenWords = reply?.audio == nil ? Self.words(of: text) : nil
         speaking = Task { [routes, synthesizer, configuration, commands, backend] in
             guard let stream = await routes.playback(for: session) else {
                 commands.yield(.input(.replyFinished(interrupted: true)))

@@ -18,8 +18,11 @@ extern "C" webrtc_echo *webrtc_echo_create(int sample_rate) {
         webrtc::StreamConfig(sample_rate, 1), webrtc::StreamConfig(sample_rate, 1),
     }};
     webrtc::EchoCancellation *aec = processing->echo_cancellation();
+    // Low suppression: the wake word listens through this during a reply (barge-in), and
+    // moderate suppression also took 3 to 10 dB off the user's own voice while the reply played
+    // (24.6 dB ERLE here against 27.3 with moderate, on the emulated glasses).
     if (processing->Initialize(streams) != 0 || aec->Enable(true) != 0
-        || aec->set_suppression_level(webrtc::EchoCancellation::kModerateSuppression) != 0
+        || aec->set_suppression_level(webrtc::EchoCancellation::kLowSuppression) != 0
         || aec->enable_delay_logging(true) != 0) {
         delete processing;
         return nullptr;

@@ -63,13 +63,14 @@ enum RoundTripRig {
     })
 
     static func assistant(
-        _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5
+        _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5,
+        speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> AssistantService {
-        let backend = try LocalAssistantBackend(battery: { 80 })
+        let backend = try LocalAssistantBackend(battery: { 80 }, now: now)
         let model = heyGlasses  // built now, before any audio flows
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
-            configuration: .init(assistant: .init(policy: policy, once: once), historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
+            configuration: .init(assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
             clock: routes.clock, logger: quiet,
             pipeline: { try VoicePipeline(wakeModels: [model], wake: WakeWordConfiguration(sensitivity: sensitivity)) })
     }
