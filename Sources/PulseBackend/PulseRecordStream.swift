@@ -8,7 +8,10 @@ import Routing
 /// Opened with `PA_STREAM_DONT_MOVE`: when its source goes away PulseAudio kills the stream
 /// instead of quietly moving it to another mic, and the stream ends with
 /// `audioStreamingError`. Data arrives in the read callback on the mainloop thread, is copied
-/// out, stamped on a sample clock and handed on; nothing ever waits on it.
+/// out, gathered into frames of at least 20 ms, stamped on a sample clock and handed on; nothing
+/// ever waits on it. (The server forwards a Bluetooth source's packets as they come, every 3 ms
+/// or so on HFP, whatever fragment size is asked for: handing each on alone cost the listening
+/// assistant more CPU in task switches than its whole voice stage.)
 final class PulseRecordStream: @unchecked Sendable {
     private let context: PulseContext
     private let stream: OpaquePointer
@@ -16,6 +19,9 @@ final class PulseRecordStream: @unchecked Sendable {
     private let format: PCMFormat
     private let continuation: AsyncThrowingStream<AudioFrame, any Error>.Continuation
     private var clock: SampleClock
+    /// Samples read but not yet handed on (less than ``frameSamples``).
+    private var pending: [Float] = []
+    private let frameSamples: Int
     private var finished = false
     private var detached = false
 
@@ -27,6 +33,8 @@ final class PulseRecordStream: @unchecked Sendable {
         self.format = format
         self.continuation = continuation
         clock = SampleClock(sampleRate: format.sampleRate)
+        frameSamples = format.sampleRate / 50 * format.channels  // 20 ms
+        pending.reserveCapacity(frameSamples * 2)
     }
 
     /// Connects a record stream to `source` (the default source when `nil`).
@@ -73,17 +81,18 @@ final class PulseRecordStream: @unchecked Sendable {
         while pa_stream_peek(stream, &data, &bytes) == 0, bytes > 0 {
             let count = bytes / MemoryLayout<Float>.size
             let usable = count - count % format.channels
-            let samples: [Float]
             if let data {
-                samples = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: usable))
+                pending.append(contentsOf: UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: usable))
             } else {
-                samples = [Float](repeating: 0, count: usable)  // a hole: the server dropped data; keep the clock true
+                pending.append(contentsOf: repeatElement(0, count: usable))  // a hole: the server dropped data; keep the clock true
             }
             pa_stream_drop(stream)
-            if !finished, !samples.isEmpty {
-                continuation.yield(clock.stamp(AudioBuffer(format: format, samples: samples)))
-            }
         }
+        guard pending.count >= frameSamples else { return }
+        if !finished {
+            continuation.yield(clock.stamp(AudioBuffer(format: format, samples: pending)))
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Called with the mainloop locked.

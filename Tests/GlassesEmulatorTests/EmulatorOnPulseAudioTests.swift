@@ -88,13 +88,18 @@ struct EmulatorOnPulseAudioTests {
         #expect(session.route.source?.name == BluetoothRig.endpointName("source", "handsfree_head_unit"))
         var received: [Float] = []
         var next: Int64?
+        var shortest = Int.max
         for try await frame in try #require(session.frames) {
             if let next { #expect(frame.start.frame == next, "gap in the sample clock") }
+            shortest = min(shortest, frame.buffer.frameCount)
             next = frame.end.frame
             received += ChannelMixer.mixdownToMono(frame.buffer).samples
             if received.count >= 16000 { break }
         }
         await service.stopSession(session.id)
+        // The server forwards the link's packets as they come (3 ms each); the backend hands them
+        // on in frames of at least 20 ms, or the consumer would wake for every packet.
+        #expect(shortest >= 160, "a frame of \(shortest) samples at 8 kHz")
         // Everything after ready is one contiguous stretch of what the mic sent.
         let key = Array(received.drop { $0 == 0 }.prefix(32))
         let start = try #require((0..<(Self.mic.count - 32)).first { Array(Self.mic[$0..<($0 + 32)]) == key }, "the mic signal is not in the capture")
