@@ -156,3 +156,11 @@ public struct TFLiteGraph: Sendable {
         return outputs
     }
 }
+
+extension TFLiteGraph {
+    /// The constant tensor (a weight, a bias) named `name` in the main subgraph, if there is one.
+    public func constant(named name: String) -> Tensor? {
+        guard let index = subgraphs[0].tensors.firstIndex(where: { $0.name == name }) else { return nil }
+        return subgraphs[0].constants[index]
+    }
+}

@@ -3,6 +3,7 @@ import AudioCore
 import Voice
 import VoiceTraining
 import OpenWakeWord
+import TFLiteGraph
 
 /// Measuring tool for the voice stage (the same library calls `glasses-audio vad|wake|endpoint|eval` make).
 @main
@@ -24,6 +25,8 @@ struct VoiceEval {
                                      [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase; cached
                                      unless --no-cache; smaller settings for tests)
+               voice-eval merge-heads --out FILE HEAD.tflite HEAD.tflite... (one head averaging the logits of
+                                     heads train-head wrote)
         """
 
     static func main() {
@@ -138,6 +141,27 @@ struct VoiceEval {
             }
         case "eval": evaluate(options)
         case "vad-features": dumpVADFeatures(options)
+        case "merge-heads":
+            guard let out = options.out, files.count >= 2 else { fail("merge-heads needs --out FILE and two heads or more") }
+            var heads: [NeuralHeadWeights] = []
+            for file in files {
+                do {
+                    guard let head = NeuralHeadWeights(graph: try TFLiteGraph(contentsOf: file)) else {
+                        fail("\(file): not a head train-head wrote (no dense/weights, dense/bias, output/weights, output/bias)")
+                    }
+                    heads.append(head)
+                } catch {
+                    fail("\(error)")
+                }
+            }
+            let merged = NeuralHeadWeights.ensemble(heads)
+            let bytes = merged.tflite(description: "glasses-audio head: the mean of \(heads.count) heads' logits")
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: out), options: .atomic)
+            } catch {
+                fail("cannot write \(out): \(error.localizedDescription)")
+            }
+            print("\(out) (\(heads.count) heads, \(merged.hiddenUnits) hidden units)")
         case "train-head":
             guard let keyword = options.keywords.first else { fail("train-head needs --keyword TEXT") }
             let start = ContinuousClock.now

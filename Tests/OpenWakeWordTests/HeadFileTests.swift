@@ -6,8 +6,8 @@ import VoiceTraining
 
 @Suite("Trained heads are .tflite files the runtimes load")
 struct HeadFileTests {
-    static func weights(hidden: Int = 8) -> NeuralHeadWeights {
-        var state: UInt32 = 11
+    static func weights(hidden: Int = 8, seed: UInt32 = 11) -> NeuralHeadWeights {
+        var state: UInt32 = seed
         func next() -> Float {
             state = state &* 1_664_525 &+ 1_013_904_223
             return Float(state >> 8) / Float(1 << 24) - 0.5
@@ -37,5 +37,25 @@ struct HeadFileTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let scores = try PythonReference.scoreWindow(head: path, window: Self.input)
         #expect(abs(scores - weights.probability(Self.input)) < 1e-4)
+    }
+
+    @Test func aWrittenHeadReadsBackAsTheSameWeights() throws {
+        let weights = Self.weights()
+        let graph = try TFLiteGraph(bytes: weights.tflite(description: "test head"), name: "test.tflite")
+        #expect(NeuralHeadWeights(graph: graph) == weights)
+    }
+
+    /// `voice-eval merge-heads`: one file whose logit is the mean of the heads' logits.
+    @Test func anEnsembleAveragesTheHeadsLogits() throws {
+        let heads = [Self.weights(hidden: 8, seed: 11), Self.weights(hidden: 8, seed: 29), Self.weights(hidden: 4, seed: 71)]
+        let logit = { (probability: Float) in logf(probability / (1 - probability)) }
+        let expected = 1 / (1 + expf(-heads.map { logit($0.probability(Self.input)) }.reduce(0, +) / 3))
+        let merged = NeuralHeadWeights.ensemble(heads)
+        #expect(merged.hiddenUnits == 20)
+        #expect(abs(merged.probability(Self.input) - expected) < 1e-5)
+        // And as a file, through our runtime.
+        let graph = try TFLiteGraph(bytes: merged.tflite(description: "ensemble"), name: "ensemble.tflite")
+        let output = try graph.run([Tensor(shape: [1, 16, 96], values: Self.input)])
+        #expect(abs(output[0].values[0] - expected) < 1e-5)
     }
 }
