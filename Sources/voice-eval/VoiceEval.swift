@@ -147,7 +147,7 @@ struct VoiceEval {
             for file in files {
                 do {
                     guard let head = NeuralHeadWeights(graph: try TFLiteGraph(contentsOf: file)) else {
-                        fail("\(file): not a head train-head wrote (no dense/weights, dense/bias, output/weights, output/bias)")
+                        fail("\(file): not a head train-head wrote (it has no dense/weights, dense/bias, output/weights and output/bias tensors)")
                     }
                     heads.append(head)
                 } catch {
@@ -155,9 +155,8 @@ struct VoiceEval {
                 }
             }
             let merged = NeuralHeadWeights.ensemble(heads)
-            let bytes = merged.tflite(description: "glasses-audio head: the mean of \(heads.count) heads' logits")
             do {
-                try Data(bytes).write(to: URL(fileURLWithPath: out), options: .atomic)
+                try merged.write(to: out, description: "glasses-audio head: the mean of \(heads.count) heads' logits")
             } catch {
                 fail("cannot write \(out): \(error.localizedDescription)")
             }

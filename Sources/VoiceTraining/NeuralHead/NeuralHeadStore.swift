@@ -46,10 +46,8 @@ public struct NeuralHeadStore: Sendable {
         let weights = try trainer.train(phrase: phrase) { () throws(OpenWakeWordError) in
             try OpenWakeWordFeatures(melspectrogram: graphs.mel, embedding: graphs.embedding)
         }
-        let bytes = weights.tflite(description: "glasses-audio head for \"\(phrase)\" (trained from text, seed \(trainer.seed))")
         do {
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: target), options: .atomic)
+            try weights.write(to: target, description: "glasses-audio head for \"\(phrase)\" (trained from text, seed \(trainer.seed))")
         } catch {
             throw .enrollment("cannot write \(target): \(error.localizedDescription)")
         }

@@ -4,8 +4,9 @@ extension NeuralHeadWeights {
     /// The weights of a head this trainer wrote (``tflite(description:)``), read back; nil for a
     /// head of any other layout (the community's).
     public init?(graph: TFLiteGraph) {
-        guard let weights = graph.constant(named: "dense/weights"), let bias = graph.constant(named: "dense/bias"),
-              let output = graph.constant(named: "output/weights"), let outputBias = graph.constant(named: "output/bias")?.values.first,
+        guard let weights = graph.constant(named: TensorName.hiddenWeights), let bias = graph.constant(named: TensorName.hiddenBias),
+              let output = graph.constant(named: TensorName.outputWeights),
+              let outputBias = graph.constant(named: TensorName.outputBias)?.values.first,
               bias.count > 0, weights.count == bias.count * Self.inputSize, output.count == bias.count
         else { return nil }
         self.init(hiddenWeights: weights.values, hiddenBias: bias.values, outputWeights: output.values, outputBias: outputBias)

@@ -15,6 +15,14 @@ public struct NeuralHeadWeights: Sendable, Equatable {
 
     public var hiddenUnits: Int { hiddenBias.count }
 
+    /// The names of the four weight tensors in the file (what ``init(graph:)`` reads back).
+    enum TensorName {
+        static let hiddenWeights = "dense/weights"
+        static let hiddenBias = "dense/bias"
+        static let outputWeights = "output/weights"
+        static let outputBias = "output/bias"
+    }
+
     public init(hiddenWeights: [Float], hiddenBias: [Float], outputWeights: [Float], outputBias: Float) {
         precondition(hiddenWeights.count == hiddenBias.count * Self.inputSize && outputWeights.count == hiddenBias.count)
         self.hiddenWeights = hiddenWeights
@@ -35,6 +43,13 @@ public struct NeuralHeadWeights: Sendable, Equatable {
         return 1 / (1 + expf(-output))
     }
 
+    /// Writes the `.tflite` file atomically, making its folder if needed.
+    public func write(to path: String, description: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try Data(tflite(description: description)).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
     /// The model as `.tflite` bytes: RESHAPE → FULLY_CONNECTED (ReLU) → FULLY_CONNECTED → LOGISTIC.
     public func tflite(description: String) -> [UInt8] {
         typealias F = FlatBufferWriter.Field
@@ -53,11 +68,11 @@ public struct NeuralHeadWeights: Sendable, Equatable {
             tensor("embeddings", [1, 16, 96], buffer: 0),
             tensor("flatten/shape", [2], buffer: 1, int32: true),
             tensor("flatten", [1, Int32(Self.inputSize)], buffer: 0),
-            tensor("dense/weights", [hidden, Int32(Self.inputSize)], buffer: 2),
-            tensor("dense/bias", [hidden], buffer: 3),
+            tensor(TensorName.hiddenWeights, [hidden, Int32(Self.inputSize)], buffer: 2),
+            tensor(TensorName.hiddenBias, [hidden], buffer: 3),
             tensor("dense", [1, hidden], buffer: 0),
-            tensor("output/weights", [1, hidden], buffer: 4),
-            tensor("output/bias", [1], buffer: 5),
+            tensor(TensorName.outputWeights, [1, hidden], buffer: 4),
+            tensor(TensorName.outputBias, [1], buffer: 5),
             tensor("logit", [1, 1], buffer: 0),
             tensor("probability", [1, 1], buffer: 0),
         ]
