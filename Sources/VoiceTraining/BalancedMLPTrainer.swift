@@ -1,4 +1,5 @@
 import Foundation
+import TFLiteGraph
 import Voice
 
 /// Positive and negative feature rows for a binary classifier.
@@ -94,7 +95,7 @@ struct BalancedMLPTrainer {
             }
             guard settings.miningEpochs > 0, !rows.negatives.isEmpty else { return }
             // The negatives the network finds hardest, weighted to balance the positives again.
-            let scored = rows.negatives.indices.map { ($0, network.logit(values.baseAddress! + rows.negatives[$0])) }
+            let scored = Array(zip(rows.negatives.indices, network.logits(rows.negatives, values: values)))
             let keep = max(1, Int(Double(rows.negatives.count) * settings.hardNegativeFraction))
             let hard = scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(keep).map { rows.positives.count + $0.0 }
             var mined = Array(rows.positives.indices) + hard
@@ -114,45 +115,71 @@ struct BalancedMLPTrainer {
     }
 
     /// The network's parameters (hidden weights, hidden bias, output weights, output bias) and
-    /// the standardisation applied to each row as it is read.
+    /// the standardisation applied to each row as it is read. A batch goes through as matrix
+    /// products (BLAS): rows × hidden weights forward, the hidden deltas × rows back.
     private struct Network {
         var parameters: [[Float]]
         let inputs: Int
         let mean: [Float]
         let scale: [Float]
-        private var input: [Float]
-        private var activation: [Float]
+        var hidden: Int { parameters[1].count }
 
         init(parameters: [[Float]], inputs: Int, mean: [Float], scale: [Float]) {
             self.parameters = parameters
             self.inputs = inputs
             self.mean = mean
             self.scale = scale
-            input = [Float](repeating: 0, count: inputs)
-            activation = [Float](repeating: 0, count: parameters[1].count)
         }
 
-        /// Standardises the row at `row` into `input`; the output's logit (fills `activation`).
-        private mutating func forward(_ row: UnsafePointer<Float>) -> Float {
-            let inputs = self.inputs
+        /// The rows at `offsets` standardised, one after another in `input`; their hidden
+        /// activations (rows × hidden) in `activation`; returns their logits.
+        private func forward(
+            _ offsets: some Collection<Int>, values: UnsafeBufferPointer<Float>,
+            input: inout [Float], activation: inout [Float]
+        ) -> [Float] {
+            let (inputs, hidden, count) = (self.inputs, self.hidden, offsets.count)
             input.withUnsafeMutableBufferPointer { x in
-                for index in 0..<inputs { x[index] = (row[index] - mean[index]) * scale[index] }
-            }
-            var output = parameters[3][0]
-            let hidden = activation.count
-            input.withUnsafeBufferPointer { values in
-                parameters[0].withUnsafeBufferPointer { weights in
-                    for unit in 0..<hidden {
-                        let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
-                        activation[unit] = max(0, sum + parameters[1][unit])
-                        output += parameters[2][unit] * activation[unit]
+                mean.withUnsafeBufferPointer { mean in
+                    scale.withUnsafeBufferPointer { scale in
+                        for (row, offset) in offsets.enumerated() {
+                            let source = values.baseAddress! + offset
+                            let target = x.baseAddress! + row * inputs
+                            for index in 0..<inputs { target[index] = (source[index] - mean[index]) * scale[index] }
+                        }
                     }
                 }
             }
-            return output
+            input.withUnsafeBufferPointer { x in
+                parameters[0].withUnsafeBufferPointer { weights in
+                    activation.withUnsafeMutableBufferPointer { a in
+                        BLAS.multiply(x.baseAddress!, weights.baseAddress!, into: a.baseAddress!,
+                                      m: count, n: hidden, k: inputs, transposeB: true)
+                    }
+                }
+            }
+            var logits = [Float](repeating: parameters[3][0], count: count)
+            for row in 0..<count {
+                for unit in 0..<hidden {
+                    let value = max(0, activation[row * hidden + unit] + parameters[1][unit])
+                    activation[row * hidden + unit] = value
+                    logits[row] += parameters[2][unit] * value
+                }
+            }
+            return logits
         }
 
-        mutating func logit(_ row: UnsafePointer<Float>) -> Float { forward(row) }
+        /// The logits of the rows at `offsets`, in batches.
+        func logits(_ offsets: [Int], values: UnsafeBufferPointer<Float>) -> [Float] {
+            let batch = 256
+            var input = [Float](repeating: 0, count: batch * inputs)
+            var activation = [Float](repeating: 0, count: batch * hidden)
+            var logits: [Float] = []
+            logits.reserveCapacity(offsets.count)
+            for start in stride(from: 0, to: offsets.count, by: batch) {
+                logits += forward(offsets[start..<min(offsets.count, start + batch)], values: values, input: &input, activation: &activation)
+            }
+            return logits
+        }
 
         /// One pass over `order` (indices into `offsets`) in batches of 32.
         mutating func epoch(
@@ -160,25 +187,33 @@ struct BalancedMLPTrainer {
             optimizer: inout Adam
         ) {
             let batch = 32
-            let inputs = self.inputs
-            let hidden = activation.count
+            let (inputs, hidden) = (self.inputs, self.hidden)
+            var input = [Float](repeating: 0, count: batch * inputs)
+            var activation = [Float](repeating: 0, count: batch * hidden)
+            var back = [Float](repeating: 0, count: batch * hidden)
+            var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
             for batchStart in stride(from: 0, to: order.count, by: batch) {
-                var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
                 let members = order[batchStart..<min(order.count, batchStart + batch)]
-                for sample in members {
-                    let output = forward(values.baseAddress! + offsets[sample])
-                    let probability = 1 / (1 + expf(-output))
+                let logits = forward(members.lazy.map { offsets[$0] }, values: values, input: &input, activation: &activation)
+                for layer in 1..<gradients.count { gradients[layer].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+                for (row, sample) in members.enumerated() {
+                    let probability = 1 / (1 + expf(-logits[row]))
                     let delta = (probability - labels[sample]) * weights[sample] / Float(members.count)
                     gradients[3][0] += delta
-                    for unit in 0..<hidden where activation[unit] > 0 {
-                        gradients[2][unit] += delta * activation[unit]
-                        let back = delta * parameters[2][unit]
-                        gradients[1][unit] += back
+                    for unit in 0..<hidden {
+                        let value = activation[row * hidden + unit]
+                        gradients[2][unit] += delta * value
+                        let unitBack = value > 0 ? delta * parameters[2][unit] : 0
+                        back[row * hidden + unit] = unitBack
+                        gradients[1][unit] += unitBack
+                    }
+                }
+                // hidden weights' gradient = backᵀ (hidden × rows) · input (rows × inputs)
+                back.withUnsafeBufferPointer { b in
+                    input.withUnsafeBufferPointer { x in
                         gradients[0].withUnsafeMutableBufferPointer { g in
-                            input.withUnsafeBufferPointer { v in
-                                let row = unit * inputs
-                                for index in 0..<inputs { g[row + index] += back * v[index] }
-                            }
+                            BLAS.multiply(b.baseAddress!, x.baseAddress!, into: g.baseAddress!,
+                                          m: hidden, n: inputs, k: members.count, transposeA: true, transposeB: false)
                         }
                     }
                 }
@@ -206,17 +241,18 @@ struct BalancedMLPTrainer {
             step += 1
             let correction1 = 1 - powf(0.9, Float(step))
             let correction2 = 1 - powf(0.999, Float(step))
-            let (learningRate, weightDecay) = (self.learningRate, self.weightDecay)
+            let (rate, inverseCorrection2, weightDecay) = (learningRate / correction1, 1 / correction2, self.weightDecay)
             for layer in parameters.indices {
                 parameters[layer].withUnsafeMutableBufferPointer { p in
                     firstMoment[layer].withUnsafeMutableBufferPointer { m in
                         secondMoment[layer].withUnsafeMutableBufferPointer { v in
                             gradients[layer].withUnsafeBufferPointer { g in
+                                let decay = layer == 0 ? weightDecay : 0
                                 for index in p.indices {
-                                    let gradient = g[index] + (layer == 0 ? weightDecay * p[index] : 0)
+                                    let gradient = g[index] + decay * p[index]
                                     m[index] = 0.9 * m[index] + 0.1 * gradient
                                     v[index] = 0.999 * v[index] + 0.001 * gradient * gradient
-                                    p[index] -= learningRate * (m[index] / correction1) / ((v[index] / correction2).squareRoot() + 1e-8)
+                                    p[index] -= rate * m[index] / ((v[index] * inverseCorrection2).squareRoot() + 1e-8)
                                 }
                             }
                         }

@@ -21,12 +21,14 @@ struct VoiceEval {
                voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
                                      [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
-                                     [--operating-logit L] [--speed SHARE:LOW:HIGH]
+                                     [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N]
                                      [--enroll FILE|DIR ...]
-                                     (neural head from text, plus the user's recordings of the phrase; cached
-                                     unless --no-cache; smaller settings for tests)
-               voice-eval merge-heads --out FILE HEAD.tflite HEAD.tflite... (one head averaging the logits of
-                                     heads train-head wrote)
+                                     (neural head from text, plus the user's recordings of the phrase: N
+                                     members (default 4) trained on separate draws and averaged, on --jobs
+                                     threads (default: the cores); cached unless --no-cache; smaller
+                                     settings for tests)
+               voice-eval merge-heads --out FILE [--operating-logit L] HEAD.tflite HEAD.tflite... (one head
+                                     averaging the logits of heads train-head wrote, shifted down by L)
         """
 
     static func main() {
@@ -67,6 +69,8 @@ struct VoiceEval {
             case "--noise-seconds": options.training.noiseSeconds = Double(value())
             case "--flite-share": options.training.fliteShare = Double(value())
             case "--operating-logit": options.training.operatingLogit = Float(value())
+            case "--members": options.training.members = Int(value())
+            case "--jobs": options.training.jobs = Int(value())
             case "--speed":
                 // SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14
                 let parts = value().split(separator: ":").compactMap { Float($0) }
@@ -142,7 +146,11 @@ struct VoiceEval {
         case "eval": evaluate(options)
         case "vad-features": dumpVADFeatures(options)
         case "merge-heads":
-            guard let out = options.out, files.count >= 2 else { fail("merge-heads needs --out FILE and two heads or more") }
+            // One head is allowed with --operating-logit: it moves where probability 0.5 sits.
+            let shift = options.training.operatingLogit
+            guard let out = options.out, files.count >= (shift == nil ? 2 : 1) else {
+                fail("merge-heads needs --out FILE and two heads or more (or one, with --operating-logit L)")
+            }
             var heads: [NeuralHeadWeights] = []
             for file in files {
                 do {
@@ -154,7 +162,8 @@ struct VoiceEval {
                     fail("\(error)")
                 }
             }
-            let merged = NeuralHeadWeights.ensemble(heads)
+            var merged = NeuralHeadWeights.ensemble(heads)
+            merged.outputBias -= shift ?? 0
             do {
                 try merged.write(to: out, description: "glasses-audio head: the mean of \(heads.count) heads' logits")
             } catch {
@@ -179,11 +188,15 @@ struct VoiceEval {
                 if let value = t.noiseSeconds { trainer.noiseSeconds = value }
                 if let value = t.fliteShare { trainer.fliteShare = value }
                 if let value = t.operatingLogit { trainer.operatingLogit = value }
+                if let value = t.members { trainer.members = max(1, value) }
+                if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
                 let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
                 defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
-                let path = try NeuralHeadStore(directory: directory, trainer: trainer).prepare(phrase: keyword)
+                let path = try NeuralHeadStore(directory: directory, trainer: trainer).prepare(phrase: keyword) { line in
+                    FileHandle.standardError.write(Data("\(line)\n".utf8))
+                }
                 if let out = options.out {
                     try? FileManager.default.removeItem(atPath: out)
                     try FileManager.default.copyItem(atPath: path, toPath: out)
@@ -234,6 +247,8 @@ struct VoiceEval {
         var noiseSeconds: Double?
         var fliteShare: Double?
         var operatingLogit: Float?
+        var members: Int?
+        var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }
 

@@ -51,21 +51,25 @@ struct NeuralHeadTrainerTests {
         #expect(fit(1) != fit(2))
     }
 
-    /// (Another seed giving another head is checked on the fit alone, above.)
+    /// (Another seed giving another head is checked on the fit alone, above.) Two members fitted
+    /// on two worker threads: the threads must not change the result.
     @Test func sameSeedSameHeadFile() async throws {
         let directory = TemporaryDirectory()
         let tiny = ["--positives", "6", "--hidden", "4", "--epochs", "2", "--mining", "1", "--sentences", "2", "--repeats", "1",
-                    "--noise-seconds", "10", "--operating-logit", "0", "--speed", "0.5:0.88:1.14"]
+                    "--noise-seconds", "10", "--speed", "0.5:0.88:1.14", "--members", "2", "--jobs", "2"]
         let first = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
         let second = try await offCooperativePool { try Self.train(seed: 7, tiny, directory: directory) }
         #expect(second == first, "the same seed trained a different head")
+        // Two members side by side: twice the hidden layer of one.
+        let graph = try TFLiteGraph(bytes: first, name: "two-members.tflite")
+        #expect(NeuralHeadWeights(graph: graph)?.hiddenUnits == 8)
     }
 
     @Test func firesOnAHeldBackVoiceAndNotOnConfusables() async throws {
         let directory = TemporaryDirectory()
         let settings = ["--positives", "80", "--hidden", "8", "--epochs", "8", "--mining", "2", "--negative-weight", "2",
                         "--sentences", "16", "--repeats", "1",
-                        "--noise-seconds", "20", "--operating-logit", "0", "--speed", "0.5:0.88:1.14"]
+                        "--noise-seconds", "20", "--operating-logit", "0", "--speed", "0.5:0.88:1.14", "--members", "1"]
         let head = try await offCooperativePool { try Self.train(seed: 1, settings, directory: directory) }
         let heard = try TestAudio.spoken("hey jarvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))
         let confusable = try TestAudio.spoken("hey marvis", voice: EspeakVoice(name: "en-gb-scotland", variant: "m3"))

@@ -97,9 +97,9 @@ struct WakeOptions: ParsableArguments {
             throw ValidationError("the neural engine needs openWakeWord's feature models in \(OpenWakeWordModels.directory()) (scripts/fetch-openwakeword installs them)")
         }
         if !FileManager.default.fileExists(atPath: store.path(for: phrase)) {
-            printStatus("training a wake-word head for '\(phrase)' from text (about 3 min of CPU, once; cached in \(store.directory))…")
+            printStatus("training a wake-word head for '\(phrase)' from text (about 4 min on 2 cores, once; cached in \(store.directory))…")
         }
-        return try store.prepare(phrase: phrase)
+        return try store.prepare(phrase: phrase) { line in printStatus(line) }
     }
 
     /// A fresh neural engine (one per file: it keeps the stream's state).

@@ -1,12 +1,13 @@
 internal import CBLAS
 
-/// The one place this target calls BLAS: single-precision matrix products.
-enum BLAS {
+/// The one place the voice code calls BLAS: single-precision matrix products (the graph's
+/// kernels, and the head trainer's batches).
+public enum BLAS {
     /// OpenBLAS starts a thread per core; the voice stage runs on one, next to everything else.
     private static let singleThreaded: Void = openblas_set_num_threads(1)
 
     /// `c[m×n] = a[m×k] · b` where `b` is `[k×n]`, or `[n×k]` used transposed.
-    static func multiply(
+    public static func multiply(
         _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, into c: UnsafeMutablePointer<Float>,
         m: Int, n: Int, k: Int, transposeA: Bool = false, transposeB: Bool
     ) {

@@ -6,7 +6,7 @@ import TFLiteGraph
 /// one and writes it atomically. The runtime only ever loads the file.
 public struct NeuralHeadStore: Sendable {
     /// Bumped whenever the trainer or its data change, so old heads are not reused.
-    public static let formatVersion = 2
+    public static let formatVersion = 3
     public var directory: String
     public var trainer: NeuralHeadTrainer
 
@@ -32,7 +32,9 @@ public struct NeuralHeadStore: Sendable {
     }
 
     /// The head for `phrase`: from the cache, or trained (a minute or two) and cached.
-    public func prepare(phrase: String, modelsDirectory: String = OpenWakeWordModels.directory()) throws(WakeWordBuildError) -> String {
+    public func prepare(
+        phrase: String, modelsDirectory: String = OpenWakeWordModels.directory(), progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(WakeWordBuildError) -> String {
         let target = path(for: phrase)
         if FileManager.default.fileExists(atPath: target) { return target }
         let graphs: FeatureGraphs
@@ -43,7 +45,7 @@ public struct NeuralHeadStore: Sendable {
         } catch {
             throw .enrollment("\(error)")
         }
-        let weights = try trainer.train(phrase: phrase) { () throws(OpenWakeWordError) in
+        let weights = try trainer.train(phrase: phrase, progress: progress) { () throws(OpenWakeWordError) in
             try OpenWakeWordFeatures(melspectrogram: graphs.mel, embedding: graphs.embedding)
         }
         do {
@@ -56,7 +58,7 @@ public struct NeuralHeadStore: Sendable {
 }
 
 /// The two feature models, loaded once for all the utterances of a training run.
-struct FeatureGraphs {
+struct FeatureGraphs: Sendable {
     var mel: TFLiteGraph
     var embedding: TFLiteGraph
 }

@@ -47,11 +47,18 @@ public struct NeuralHeadTrainer: Sendable {
     public var heldOutLanguages: Set<String>
     /// flite voices left out of training.
     public var heldOutFliteVoices: Set<String>
-    /// The logit the network's output is shifted down by, so that probability 0.5 (sensitivity
-    /// 0.5) sits where ordinary speech gives about one false accept per hour: a head fitted on
-    /// this many negatives is confident, its useful thresholds lie far above 0.5. Measured on a
-    /// held-out corpus (docs/voice.md); 0 leaves the fit as it is (small trainings in tests).
-    public var operatingLogit: Float = 7
+    /// The logit the members' average is shifted down by, so that probability 0.5 (sensitivity
+    /// 0.5) sits where ordinary speech gives about one false accept per hour: heads fitted on
+    /// this many negatives are confident, their useful thresholds lie far above 0.5. Measured on
+    /// a held-out corpus for four members (docs/voice.md: 0.6 FA/h there; one member's scores
+    /// spread wider, 7 suited it); 0 leaves the fit as it is (small trainings in tests).
+    public var operatingLogit: Float = 5
+    /// Heads trained on separate draws of voices, augmentation and noise, averaged into one
+    /// (their hidden layers side by side): one draw is a gamble, FRR at 1 FA/h spread ±0.1
+    /// between seeds (docs/voice.md).
+    public var members: Int = 4
+    /// Worker threads for the members' front end and fits (synthesis stays on one thread).
+    public var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Ordinary speech for the negatives.
     public var sentences: [String] = HeadTrainingText.sentences
     /// Recordings of the user saying the phrase (16 kHz mono); each joins the positives
@@ -85,35 +92,112 @@ public struct NeuralHeadTrainer: Sendable {
         }
         return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
             + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
-            + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange)"
+            + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange) \(members)"
     }
 
     typealias Examples = TrainingExamples
 
-    /// - Parameter makeFeatures: a fresh front end per stream.
-    public func train(phrase: String, makeFeatures: () throws(OpenWakeWordError) -> OpenWakeWordFeatures)
-        throws(WakeWordBuildError) -> NeuralHeadWeights
-    {
-        var generator = SeededGenerator(seed: seed ^ phrase.hashValueStable)
+    /// - Parameters:
+    ///   - makeFeatures: a fresh front end per stream (called on worker threads).
+    ///   - progress: a line per stage (each member synthesised, each member fitted).
+    public func train(
+        phrase: String, progress: @escaping @Sendable (String) -> Void = { _ in },
+        makeFeatures: @escaping @Sendable () throws(OpenWakeWordError) -> OpenWakeWordFeatures
+    ) throws(WakeWordBuildError) -> NeuralHeadWeights {
         // libespeak-ng's Klatt variants draw their noise from the C library's rand(): start every
         // run from the same state, so a seed gives the same head in any process, at any time.
+        // Synthesis stays on this thread, in member order (libespeak-ng is not thread-safe and
+        // keeps state between utterances); the front end and the fits run on `concurrency` workers.
         srand(UInt32(truncatingIfNeeded: seed))
         var voices = TrainingVoices(trainer: self)
-        // Ordinary speech first: its clean utterances also make the babble and the speech around the phrase.
+        let fitted = MemberResults(count: members)
+        let slots = DispatchSemaphore(value: max(1, concurrency))
+        let group = DispatchGroup()
+        for member in 0..<members {
+            var generator = SeededGenerator(seed: memberSeed(member) ^ phrase.hashValueStable)
+            progress("member \(member + 1)/\(members): synthesising \(positiveCount) utterances of \"\(phrase)\" and the negatives")
+            let synthesisStart = ContinuousClock.now
+            let speech = try synthesize(phrase, voices: &voices, generator: &generator)
+            progress("member \(member + 1)/\(members): synthesised in \((ContinuousClock.now - synthesisStart).wholeSeconds) s")
+            slots.wait()
+            DispatchQueue.global().async(group: group) { [self, generator] in
+                defer { slots.signal() }
+                var generator = generator
+                let result = Result { () throws(WakeWordBuildError) in try fitMember(speech, phrase: phrase, makeFeatures: makeFeatures, generator: &generator) }
+                if case .success(let member) = result {
+                    progress("member \(fitted.finished + 1)/\(members) fitted: \(member.positiveWindows) positive windows "
+                             + "(\(Int((member.positivesOverZero * 100).rounded())) % over logit 0), \(member.negativeWindows) negative; "
+                             + "front end \(member.featureTime.wholeSeconds) s, fit \(member.fitTime.wholeSeconds) s")
+                }
+                fitted.set(result, at: member)
+            }
+        }
+        group.wait()
+        var head = NeuralHeadWeights.ensemble(try fitted.all().map(\.weights))
+        head.outputBias -= operatingLogit
+        return head
+    }
+
+    /// Member 0 draws from the seed itself (one member is the single-head recipe), the others
+    /// from seeds spread apart.
+    func memberSeed(_ member: Int) -> UInt64 {
+        seed &+ UInt64(member) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// One member's clean speech, synthesised before augmentation.
+    struct SynthesizedSpeech: Sendable {
+        /// Ordinary sentences and confusables, shuffled.
+        var negatives: [[Float]]
+        /// The ordinary sentences alone: babble, and the speech around a phrase.
+        var others: [[Float]]
+        var phrases: [[Float]]
+    }
+
+    /// A fitted member: its head (no operating shift) and what it was fitted on.
+    struct FittedMember: Sendable {
+        var weights: NeuralHeadWeights
+        var positiveWindows: Int
+        /// Share of its positive windows over logit 0 (before any operating shift).
+        var positivesOverZero: Double
+        var negativeWindows: Int
+        /// Time spent augmenting and in the front end, and fitting.
+        var featureTime: Duration
+        var fitTime: Duration
+    }
+
+    func synthesize(_ phrase: String, voices: inout TrainingVoices, generator: inout SeededGenerator)
+        throws(WakeWordBuildError) -> SynthesizedSpeech
+    {
         let confusables = HeadTrainingText.confusables(of: phrase)
         var negativeTexts = sentences.flatMap { Array(repeating: ($0, false), count: sentenceRepeats) }
             + confusables.flatMap { Array(repeating: ($0, true), count: confusableRepeats) }
         negativeTexts.shuffle(using: &generator)
-        var others: [[Float]] = []
-        var negativeUtterances: [[Float]] = []
+        var speech = SynthesizedSpeech(negatives: [], others: [], phrases: [])
         for (text, isConfusable) in negativeTexts {
             guard let clean = voices.speak(text, generator: &generator) else { continue }
-            if !isConfusable { others.append(clean) }
-            negativeUtterances.append(clean)
+            if !isConfusable { speech.others.append(clean) }
+            speech.negatives.append(clean)
         }
-        guard !others.isEmpty else { throw .voice(.noTemplates("\(phrase) (no ordinary speech could be synthesised)")) }
+        guard !speech.others.isEmpty else { throw .voice(.noTemplates("\(phrase) (no ordinary speech could be synthesised)")) }
+        for _ in 0..<positiveCount {
+            if let clean = voices.speak(phrase, generator: &generator) { speech.phrases.append(clean) }
+        }
+        for recording in enrollment {
+            let clean = SpeechAugmentation.trimmed(recording)
+            guard !clean.isEmpty else { continue }
+            speech.phrases += Array(repeating: clean, count: enrollmentRepeats)
+        }
+        speech.phrases.shuffle(using: &generator)
+        return speech
+    }
 
-        var streams = StreamBuilder(voices: others)
+    /// Augments `speech`, lays it out in streams, runs them through the front end and fits one head.
+    func fitMember(
+        _ speech: SynthesizedSpeech, phrase: String, makeFeatures: () throws(OpenWakeWordError) -> OpenWakeWordFeatures,
+        generator: inout SeededGenerator
+    ) throws(WakeWordBuildError) -> FittedMember {
+        let start = ContinuousClock.now
+        var streams = StreamBuilder(voices: speech.others)
         var rows = TrainingRows(width: NeuralHeadWeights.inputSize)
         // Streams go through the front end as they are finished (an hour of audio is not kept).
         func drain() throws(WakeWordBuildError) {
@@ -127,21 +211,11 @@ public struct NeuralHeadTrainer: Sendable {
                 Self.collect(stream, features: features, into: &rows)
             }
         }
-        for clean in negativeUtterances {
+        for clean in speech.negatives {
             streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: false, generator: &generator)
             try drain()
         }
-        var phrases: [[Float]] = []
-        for _ in 0..<positiveCount {
-            if let clean = voices.speak(phrase, generator: &generator) { phrases.append(clean) }
-        }
-        for recording in enrollment {
-            let clean = SpeechAugmentation.trimmed(recording)
-            guard !clean.isEmpty else { continue }
-            phrases += Array(repeating: clean, count: enrollmentRepeats)
-        }
-        phrases.shuffle(using: &generator)
-        for clean in phrases {
+        for clean in speech.phrases {
             streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: true, generator: &generator)
             try drain()
         }
@@ -157,7 +231,13 @@ public struct NeuralHeadTrainer: Sendable {
         guard rows.positives.count >= 10, !rows.negatives.isEmpty else {
             throw .voice(.noTemplates("\(phrase) (only \(rows.positives.count) positive windows)"))
         }
-        return fit(rows, generator: &generator)
+        let fitStart = ContinuousClock.now
+        let weights = fit(rows, generator: &generator)
+        let fitTime = ContinuousClock.now - fitStart
+        let positiveLogits = weights.logits(rows.values, offsets: rows.positives)
+        return FittedMember(weights: weights, positiveWindows: rows.positives.count,
+                            positivesOverZero: Double(positiveLogits.count { $0 > 0 }) / Double(positiveLogits.count),
+                            negativeWindows: rows.negatives.count, featureTime: fitStart - start, fitTime: fitTime)
     }
 
     /// Runs the front end over `stream` and adds its labelled windows of 16 embeddings (the
@@ -179,19 +259,52 @@ public struct NeuralHeadTrainer: Sendable {
 
     /// Adam on cross-entropy (negatives weighted `negativeWeight` against balanced classes),
     /// then hard-negative epochs; the input standardisation is folded into the first layer.
+    /// No operating shift: ``train(phrase:progress:makeFeatures:)`` applies it to the whole.
     func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> NeuralHeadWeights {
         let trainer = BalancedMLPTrainer(settings: .init(
             hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.85, weightDecay: 1e-3,
             negativeWeight: negativeWeight, miningEpochs: miningEpochs, hardNegativeFraction: 0.1))
         let result = trainer.fit(rows, generator: &generator)
         let (weights, bias) = result.foldedHiddenLayer()
-        return NeuralHeadWeights(
-            hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias - operatingLogit)
+        return NeuralHeadWeights(hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias)
     }
 
     /// Fixed examples (for tests of the fit alone).
     func fit(_ examples: Examples, generator: inout SeededGenerator) -> NeuralHeadWeights {
         fit(TrainingRows(examples, width: NeuralHeadWeights.inputSize), generator: &generator)
+    }
+}
+
+extension Duration {
+    /// Whole seconds, for progress lines.
+    fileprivate var wholeSeconds: Int { Int(components.seconds) }
+}
+
+/// The members' results as the workers finish them, in member order.
+private final class MemberResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<NeuralHeadTrainer.FittedMember, WakeWordBuildError>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    var finished: Int { lock.withLock { results.count { $0 != nil } } }
+
+    func set(_ result: Result<NeuralHeadTrainer.FittedMember, WakeWordBuildError>, at index: Int) {
+        lock.withLock { results[index] = result }
+    }
+
+    /// Every member's result, or the first member's error.
+    func all() throws(WakeWordBuildError) -> [NeuralHeadTrainer.FittedMember] {
+        let results = lock.withLock { self.results }
+        var members: [NeuralHeadTrainer.FittedMember] = []
+        for result in results {
+            switch result {
+            case .success(let member): members.append(member)
+            case .failure(let error): throw error
+            case nil: throw .voice(.noTemplates("a member of the training never finished"))
+            }
+        }
+        return members
     }
 }
 
