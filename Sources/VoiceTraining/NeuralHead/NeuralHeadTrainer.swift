@@ -117,7 +117,13 @@ public struct NeuralHeadTrainer: Sendable {
             var generator = SeededGenerator(seed: memberSeed(member) ^ phrase.hashValueStable)
             progress("member \(member + 1)/\(members): synthesising \(positiveCount) utterances of \"\(phrase)\" and the negatives")
             let synthesisStart = ContinuousClock.now
-            let speech = try synthesize(phrase, voices: &voices, generator: &generator)
+            let speech: SynthesizedSpeech
+            do {
+                speech = try synthesize(phrase, voices: &voices, generator: &generator)
+            } catch {
+                group.wait()  // no worker outlives the training
+                throw error
+            }
             progress("member \(member + 1)/\(members): synthesised in \((ContinuousClock.now - synthesisStart).wholeSeconds) s")
             slots.wait()
             DispatchQueue.global().async(group: group) { [self, generator] in
