@@ -131,54 +131,15 @@ struct BalancedMLPTrainer {
             self.scale = scale
         }
 
-        /// The rows at `offsets` standardised, one after another in `input`; their hidden
-        /// activations (rows × hidden) in `activation`; returns their logits.
-        private func forward(
-            _ offsets: some Collection<Int>, values: UnsafeBufferPointer<Float>,
-            input: inout [Float], activation: inout [Float]
-        ) -> [Float] {
-            let (inputs, hidden, count) = (self.inputs, self.hidden, offsets.count)
-            input.withUnsafeMutableBufferPointer { x in
-                mean.withUnsafeBufferPointer { mean in
-                    scale.withUnsafeBufferPointer { scale in
-                        for (row, offset) in offsets.enumerated() {
-                            let source = values.baseAddress! + offset
-                            let target = x.baseAddress! + row * inputs
-                            for index in 0..<inputs { target[index] = (source[index] - mean[index]) * scale[index] }
-                        }
-                    }
-                }
-            }
-            input.withUnsafeBufferPointer { x in
-                parameters[0].withUnsafeBufferPointer { weights in
-                    activation.withUnsafeMutableBufferPointer { a in
-                        BLAS.multiply(x.baseAddress!, weights.baseAddress!, into: a.baseAddress!,
-                                      m: count, n: hidden, k: inputs, transposeB: true)
-                    }
-                }
-            }
-            var logits = [Float](repeating: parameters[3][0], count: count)
-            for row in 0..<count {
-                for unit in 0..<hidden {
-                    let value = max(0, activation[row * hidden + unit] + parameters[1][unit])
-                    activation[row * hidden + unit] = value
-                    logits[row] += parameters[2][unit] * value
-                }
-            }
-            return logits
+        /// The layers as they stand, reading rows standardised.
+        private var forward: BatchedForward {
+            BatchedForward(width: inputs, hiddenWeights: parameters[0], hiddenBias: parameters[1], outputWeights: parameters[2],
+                           outputBias: parameters[3][0], standardisation: (mean, scale))
         }
 
         /// The logits of the rows at `offsets`, in batches.
         func logits(_ offsets: [Int], values: UnsafeBufferPointer<Float>) -> [Float] {
-            let batch = 256
-            var input = [Float](repeating: 0, count: batch * inputs)
-            var activation = [Float](repeating: 0, count: batch * hidden)
-            var logits: [Float] = []
-            logits.reserveCapacity(offsets.count)
-            for start in stride(from: 0, to: offsets.count, by: batch) {
-                logits += forward(offsets[start..<min(offsets.count, start + batch)], values: values, input: &input, activation: &activation)
-            }
-            return logits
+            forward.logits(offsets, values: values)
         }
 
         /// One pass over `order` (indices into `offsets`) in batches of 32.
@@ -194,7 +155,7 @@ struct BalancedMLPTrainer {
             var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
             for batchStart in stride(from: 0, to: order.count, by: batch) {
                 let members = order[batchStart..<min(order.count, batchStart + batch)]
-                let logits = forward(members.lazy.map { offsets[$0] }, values: values, input: &input, activation: &activation)
+                let logits = forward.logits(members.lazy.map { offsets[$0] }, values: values, input: &input, activation: &activation)
                 for layer in 1..<gradients.count { gradients[layer].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
                 for (row, sample) in members.enumerated() {
                     let probability = 1 / (1 + expf(-logits[row]))

@@ -130,10 +130,10 @@ public struct NeuralHeadTrainer: Sendable {
                 defer { slots.signal() }
                 var generator = generator
                 let result = Result { () throws(WakeWordBuildError) in try fitMember(speech, phrase: phrase, makeFeatures: makeFeatures, generator: &generator) }
-                if case .success(let member) = result {
-                    progress("member \(fitted.finished + 1)/\(members) fitted: \(member.positiveWindows) positive windows "
-                             + "(\(Int((member.positivesOverZero * 100).rounded())) % over logit 0), \(member.negativeWindows) negative; "
-                             + "front end \(member.featureTime.wholeSeconds) s, fit \(member.fitTime.wholeSeconds) s")
+                if case .success(let done) = result {
+                    progress("member \(member + 1)/\(members) fitted: \(done.positiveWindows) positive windows "
+                             + "(\(Int((done.positivesOverZero * 100).rounded())) % over logit 0), \(done.negativeWindows) negative; "
+                             + "front end \(done.featureTime.wholeSeconds) s, fit \(done.fitTime.wholeSeconds) s")
                 }
                 fitted.set(result, at: member)
             }
@@ -292,8 +292,6 @@ private final class MemberResults: @unchecked Sendable {
     private var results: [Result<NeuralHeadTrainer.FittedMember, WakeWordBuildError>?]
 
     init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    var finished: Int { lock.withLock { results.count { $0 != nil } } }
 
     func set(_ result: Result<NeuralHeadTrainer.FittedMember, WakeWordBuildError>, at index: Int) {
         lock.withLock { results[index] = result }
