@@ -79,6 +79,19 @@ public final class OpenWakeWordFeatures {
 
     /// Takes 16 kHz mono samples (−1...1); returns the embeddings they completed, in order.
     public func process(_ samples: some Collection<Float>) -> [Embedding] {
+        process(samples, batch: 1)
+    }
+
+    /// ``process(_:)`` for audio at hand all at once (a recording, a training stream): the
+    /// embeddings of up to `batch` consecutive windows come from one run of the embedding model
+    /// on their frames together (its convolutions slide along time, a total stride of 8 frames:
+    /// one embedding's step), a few large matrix products where a run per window makes many
+    /// small ones. The same embeddings as ``process(_:)`` up to float rounding.
+    public func processWhole(_ samples: some Collection<Float>, batch: Int = 64) -> [Embedding] {
+        process(samples, batch: max(1, batch))
+    }
+
+    private func process(_ samples: some Collection<Float>, batch: Int) -> [Embedding] {
         audio.reserveCapacity(audio.count + samples.count)
         for sample in samples { audio.append(sample * 32768) }  // the models expect int16 values
         var result: [Embedding] = []
@@ -87,8 +100,9 @@ public final class OpenWakeWordFeatures {
             // The shapes were checked at init, so the graphs cannot reject these inputs.
             mels += (try? Self.melFrames(melspectrogram, Array(audio[start..<(start + Self.windowSamples)]))) ?? []
             nextWindow += 1
-            result += embeddings()
+            if batch == 1 { result += embeddings(batch: 1) }
         }
+        if batch > 1 { result += embeddings(batch: batch) }
         let consumed = nextWindow * Self.hopSamples - audioOrigin
         if consumed > 0 {
             audio.removeFirst(consumed)
@@ -97,17 +111,26 @@ public final class OpenWakeWordFeatures {
         return result
     }
 
-    private func embeddings() -> [Embedding] {
+    /// The embeddings of the frames at hand, up to `batch` per run of the model (1: streaming).
+    private func embeddings(batch: Int) -> [Embedding] {
         var result: [Embedding] = []
         let available = melOrigin + mels.count / Self.melBands
         while nextEmbedding * Self.framesPerWindow + Self.embeddingFrames <= available {
+            let count = min(batch, (available - nextEmbedding * Self.framesPerWindow - Self.embeddingFrames) / Self.framesPerWindow + 1)
             let first = nextEmbedding * Self.framesPerWindow - melOrigin
-            let window = Array(mels[(first * Self.melBands)..<((first + Self.embeddingFrames) * Self.melBands)])
-            let values = (try? Self.embed(embedding, window, stream: &embeddingStream)) ?? []
-            let lastFrame = nextEmbedding * Self.framesPerWindow + Self.embeddingFrames - 1
-            let end = lastFrame * 160 + 512 - Self.silentHops * Self.hopSamples
-            result.append(Embedding(index: nextEmbedding, time: max(0, Double(end) / Double(Self.sampleRate)), values: values))
-            nextEmbedding += 1
+            let frames = Self.embeddingFrames + (count - 1) * Self.framesPerWindow
+            let window = Array(mels[(first * Self.melBands)..<((first + frames) * Self.melBands)])
+            let values = count == 1
+                ? (try? Self.embed(embedding, window, stream: &embeddingStream)) ?? []
+                : (try? Self.embed(embedding, lengthened: window)) ?? []
+            for offset in 0..<count {
+                let lastFrame = nextEmbedding * Self.framesPerWindow + Self.embeddingFrames - 1
+                let end = lastFrame * 160 + 512 - Self.silentHops * Self.hopSamples
+                let own = values.count == count * Self.embeddingSize
+                    ? Array(values[(offset * Self.embeddingSize)..<((offset + 1) * Self.embeddingSize)]) : []
+                result.append(Embedding(index: nextEmbedding, time: max(0, Double(end) / Double(Self.sampleRate)), values: own))
+                nextEmbedding += 1
+            }
         }
         let drop = nextEmbedding * Self.framesPerWindow - melOrigin
         if drop > 0 {
@@ -122,6 +145,16 @@ public final class OpenWakeWordFeatures {
         do {
             let output = try graph.run([Tensor(shape: [1, window.count], values: window)])[0]
             return output.values.map { $0 / 10 + 2 }
+        } catch {
+            throw .graph(error)
+        }
+    }
+
+    /// The embeddings of every window in `frames` (76 + 8·k frames), one after another.
+    static func embed(_ graph: TFLiteGraph, lengthened frames: [Float]) throws(OpenWakeWordError) -> [Float] {
+        do {
+            let input = Tensor(shape: [1, frames.count / melBands, melBands, 1], values: frames)
+            return try graph.run(lengthened: [input])[0].values
         } catch {
             throw .graph(error)
         }

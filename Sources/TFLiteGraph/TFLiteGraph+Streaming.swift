@@ -11,6 +11,8 @@ extension TFLiteGraph {
     /// What a streaming run keeps between calls; one per stream.
     public struct StreamState: Sendable {
         var values: [Tensor?] = []
+        /// Streamed outputs, by tensor slot (their `values` entry is then nil).
+        var kept: [KeptRows?] = []
         /// Runs that reused rows (for tests and benchmarks).
         public internal(set) var incrementalRuns = 0
 
@@ -33,23 +35,38 @@ extension TFLiteGraph {
         }
         var values = graph.constants
         for (slot, tensor) in zip(graph.inputs, inputs) { values[slot] = tensor }
-        // Taken out of the state so each kept tensor is uniquely owned and shifts in place.
+        // Taken out of the state so each kept buffer is uniquely owned and advances in place.
         var previous = state.values
+        var previousKept = state.kept
         state.values = []
+        state.kept = []
+        var kept = [KeptRows?](repeating: nil, count: graph.tensors.count)
         var reused = false
         for (position, operation) in graph.operations.enumerated() {
             do {
                 let inShift = operation.inputs.first.flatMap { $0 >= 0 ? shifts[$0] : nil }
-                if let inShift, let (result, outShift, partial) = try streamed(
-                    operation, values: values, graph: graph, previous: &previous, shift: inShift)
+                if let inShift, let source = operation.inputs.first.flatMap({ Self.rowSource($0, values: values, kept: kept) }),
+                    let outcome = try streamed(
+                        operation, source: source, values: values, graph: graph,
+                        previous: &previous, previousKept: &previousKept, shift: inShift)
                 {
-                    values[operation.outputs[0]] = result
-                    shifts[operation.outputs[0]] = outShift
-                    reused = reused || partial
+                    let slot = operation.outputs[0]
+                    switch outcome.rows {
+                    case .tensor(let tensor): values[slot] = tensor
+                    case .kept(let rows): kept[slot] = rows
+                    }
+                    shifts[slot] = outcome.shift
+                    reused = reused || outcome.partial
                     continue
                 }
+                for slot in operation.inputs where slot >= 0 && values[slot] == nil {
+                    values[slot] = kept[slot]?.tensor
+                }
                 let results = try execute(operation, values: values, depth: 0)
-                for (slot, result) in zip(operation.outputs, results) { values[slot] = result }
+                for (slot, result) in zip(operation.outputs, results) {
+                    values[slot] = result
+                    kept[slot] = nil
+                }
             } catch let error as KernelError {
                 throw TFLiteGraphError(file: file, problem: .invalidOperands(
                     operatorName: operation.builtin.name, subgraph: 0, index: position, reason: error.reason))
@@ -59,7 +76,9 @@ extension TFLiteGraph {
                 throw TFLiteGraphError(file: file, problem: .invalidModel("\(error)"))
             }
         }
+        for slot in graph.outputs where values[slot] == nil { values[slot] = kept[slot]?.tensor }
         state.values = values
+        state.kept = kept
         if reused { state.incrementalRuns += 1 }
         var outputs: [Tensor] = []
         for slot in graph.outputs {
@@ -81,40 +100,78 @@ extension TFLiteGraph {
         return current.values[0..<kept].elementsEqual(previous.values[(shift * row)..<(shift * row + kept)])
     }
 
+    /// A streamed operator's input or output: a whole tensor, or rows kept from the last run.
+    enum Rows {
+        case tensor(Tensor)
+        case kept(KeptRows)
+
+        var shape: [Int] {
+            switch self {
+            case .tensor(let tensor): tensor.shape
+            case .kept(let rows): rows.shape
+            }
+        }
+
+        func rows(from first: Int) -> Tensor {
+            switch self {
+            case .tensor(let tensor): tensor.rows(from: first)
+            case .kept(let rows): rows.rows(from: first)
+            }
+        }
+
+        var tensor: Tensor {
+            switch self {
+            case .tensor(let tensor): tensor
+            case .kept(let rows): rows.tensor
+            }
+        }
+    }
+
+    static func rowSource(_ slot: Int, values: [Tensor?], kept: [KeptRows?]) -> Rows? {
+        guard slot >= 0 else { return nil }
+        if let rows = kept[slot] { return .kept(rows) }
+        return values[slot].map(Rows.tensor)
+    }
+
     /// One operator on a shifted input: `nil` when the shift cannot be followed through it.
     private func streamed(
-        _ operation: Operation, values: [Tensor?], graph: PreparedSubgraph, previous: inout [Tensor?], shift: Int
-    ) throws -> (result: Tensor, shift: Int, partial: Bool)? {
-        guard operation.outputs.count == 1, let input = values[operation.inputs[0]], input.shape.count == 4 else { return nil }
+        _ operation: Operation, source: Rows, values: [Tensor?], graph: PreparedSubgraph,
+        previous: inout [Tensor?], previousKept: inout [KeptRows?], shift: Int
+    ) throws -> (rows: Rows, shift: Int, partial: Bool)? {
+        let inputShape = source.shape
+        guard operation.outputs.count == 1, inputShape.count == 4 else { return nil }
         func constant(_ position: Int) -> Tensor? {
             guard position < operation.inputs.count, operation.inputs[position] >= 0 else { return nil }
             return graph.constants[operation.inputs[position]]
+        }
+        func whole() throws -> Tensor {
+            try execute(operation, values: values, depth: 0, firstInput: source.tensor)[0]
         }
         // How the operator moves along axis 1: output rows, and input rows per output row.
         let rows: Int, stride: Int
         switch operation.kind {
         case .unary, .leakyRelu:
-            (rows, stride) = (input.shape[1], 1)
+            (rows, stride) = (inputShape[1], 1)
         case .binary:
             // The other operand must not vary along axis 1: a constant without that axis.
-            guard let other = constant(1), other.count == 1 || other.shape.count <= input.shape.count - 2 else { return nil }
-            (rows, stride) = (input.shape[1], 1)
+            guard let other = constant(1), other.count == 1 || other.shape.count <= inputShape.count - 2 else { return nil }
+            (rows, stride) = (inputShape[1], 1)
         case .pad:
-            guard let paddings = constant(1), paddings.count == 2 * input.shape.count,
+            guard let paddings = constant(1), paddings.count == 2 * inputShape.count,
                 paddings.values[2] == 0, paddings.values[3] == 0
             else { return nil }
-            return (try execute(operation, values: values, depth: 0)[0], shift, false)
+            return (.tensor(try whole()), shift, false)
         case .pool(let p):
             let (size, padTop) = Convolution.outputSize(
-                input: input.shape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)
-            guard padTop == 0, Self.noBottomPadding(input.shape[1], p.filterHeight, p.strideHeight, 1, p.samePadding) else { return nil }
+                input: inputShape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)
+            guard padTop == 0, Self.noBottomPadding(inputShape[1], p.filterHeight, p.strideHeight, 1, p.samePadding) else { return nil }
             (rows, stride) = (size, p.strideHeight)
         case .conv2D(let p):
             guard let filter = constant(1), filter.shape.count == 4,
-                Self.noBottomPadding(input.shape[1], filter.shape[1], p.strideHeight, p.dilationHeight, p.samePadding)
+                Self.noBottomPadding(inputShape[1], filter.shape[1], p.strideHeight, p.dilationHeight, p.samePadding)
             else { return nil }
             let (size, padTop) = Convolution.outputSize(
-                input: input.shape[1], filter: filter.shape[1], stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
+                input: inputShape[1], filter: filter.shape[1], stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
             guard padTop == 0 else { return nil }
             (rows, stride) = (size, p.strideHeight)
         default:
@@ -123,25 +180,24 @@ extension TFLiteGraph {
         guard shift % stride == 0 else { return nil }
         let newRows = shift / stride
         let slot = operation.outputs[0]
-        guard newRows < rows, slot < previous.count, var last = previous[slot], last.shape.count == 4, last.shape[0] == 1,
-            last.shape[1] == rows
-        else {
-            return (try execute(operation, values: values, depth: 0)[0], newRows, false)
+        // Taken out of `previousKept` (no other reference, no binding), so it advances in place.
+        var last: KeptRows?
+        if newRows < rows, slot < previousKept.count, previousKept[slot]?.rows == rows {
+            last = previousKept[slot].take()
+        } else if newRows < rows, slot < previous.count, let tensor = previous[slot], tensor.shape.count == 4,
+            tensor.shape[0] == 1, tensor.shape[1] == rows
+        {
+            last = KeptRows(tensor)
+            previous[slot] = nil
+        } else {
+            return (.tensor(try whole()), newRows, false)
         }
         // The operator on the input rows that reach its new output rows, joined to the kept rows.
-        let tail = input.rows(from: (rows - newRows) * stride)
+        let tail = source.rows(from: (rows - newRows) * stride)
         let fresh = try execute(operation, values: values, depth: 0, firstInput: tail)[0]
-        guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last.shape[2...] else { return nil }
-        let row = last.shape[2...].reduce(1, *)
-        let kept = (rows - newRows) * row
-        previous[slot] = nil  // `last` is now the only owner: shift its rows in place
-        last.values.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            base.update(from: base + newRows * row, count: kept)
-            fresh.values.withUnsafeBufferPointer { (base + kept).update(from: $0.baseAddress!, count: $0.count) }
-        }
-        last.elementType = fresh.elementType
-        return (last, newRows, true)
+        guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last!.shape[2...] else { return nil }
+        last!.advance(appending: fresh)
+        return (.kept(last!), newRows, true)
     }
 
     /// Whether SAME padding adds nothing along an axis (VALID never does).

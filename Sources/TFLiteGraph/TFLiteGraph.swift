@@ -110,13 +110,33 @@ public struct TFLiteGraph: Sendable {
     /// Runs the main subgraph. `inputs` must match ``inputs`` in count and shape (dimensions
     /// the file marks `-1` are free).
     public func run(_ inputs: [Tensor]) throws(TFLiteGraphError) -> [Tensor] {
+        try check(inputs) { expected, given in expected.accepts(given) }
+        return try run(subgraph: 0, inputs, depth: 0)
+    }
+
+    /// Runs the main subgraph on inputs at least as long along axis 1 (time) as the file
+    /// declares, every other axis as declared. For a graph whose operators only slide along that
+    /// axis, with no padding on it (openWakeWord's embedding model), the output rows along axis 1
+    /// are those of every window the longer input holds, one per total stride: one run of large
+    /// matrix products where a run per window makes many small ones. Whether the graph is such a
+    /// graph is the caller's to know (compare with per-window runs once).
+    public func run(lengthened inputs: [Tensor]) throws(TFLiteGraphError) -> [Tensor] {
+        try check(inputs) { expected, given in
+            guard given.count >= 2, expected.shape.count == given.count, given[1] >= expected.shape[1] else { return false }
+            var declared = given
+            declared[1] = expected.shape[1]
+            return expected.accepts(declared)
+        }
+        return try run(subgraph: 0, inputs, depth: 0)
+    }
+
+    private func check(_ inputs: [Tensor], accepts: (TensorDescription, [Int]) -> Bool) throws(TFLiteGraphError) {
         guard inputs.count == self.inputs.count else {
             throw TFLiteGraphError(file: file, problem: .wrongInput("the model takes \(self.inputs.count) inputs, got \(inputs.count)"))
         }
-        for (index, (given, expected)) in zip(inputs, self.inputs).enumerated() where !expected.accepts(given.shape) {
+        for (index, (given, expected)) in zip(inputs, self.inputs).enumerated() where !accepts(expected, given.shape) {
             throw TFLiteGraphError(file: file, problem: .wrongInput("input \(index) \(expected) cannot take shape \(given.shape)"))
         }
-        return try run(subgraph: 0, inputs, depth: 0)
     }
 
     func run(subgraph index: Int, _ inputs: [Tensor], depth: Int) throws(TFLiteGraphError) -> [Tensor] {

@@ -70,6 +70,26 @@ struct ParityTests {
         #expect(whole.count == TestAudioSeconds.sampleEmbeddings)
         #expect(whole == pieces)
     }
+
+    /// Audio at hand all at once: windows run together through the embedding model (a partial
+    /// batch at the end too) give the streaming run's embeddings, at the same times.
+    @Test func windowsRunTogetherMatchTheStreamingRun() async throws {
+        let directory = try Self.requireModels()
+        let (streamed, batched) = try await offCooperativePool {
+            let samples = try AudioFileReader.read(TestAudio.sample).samples
+            return (try OpenWakeWordFeatures(directory: directory).process(samples),
+                    try OpenWakeWordFeatures(directory: directory).processWhole(samples, batch: 7))
+        }
+        #expect(streamed.count == TestAudioSeconds.sampleEmbeddings && batched.count == streamed.count)
+        #expect(batched.map(\.index) == streamed.map(\.index))
+        #expect(batched.map(\.time) == streamed.map(\.time))
+        var worst: Float = 0
+        for (a, b) in zip(batched, streamed) {
+            try #require(a.values.count == 96 && b.values.count == 96)
+            for (x, y) in zip(a.values, b.values) { worst = max(worst, abs(x - y)) }
+        }
+        #expect(worst < 1e-4, "largest difference \(worst)")
+    }
 }
 
 enum TestAudioSeconds {

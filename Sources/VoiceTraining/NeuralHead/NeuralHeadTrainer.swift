@@ -252,7 +252,7 @@ public struct NeuralHeadTrainer: Sendable {
         let size = OpenWakeWordFeatures.embeddingSize
         let start = rows.values.count
         for _ in 1..<NeuralHeadWeights.windowCount { rows.values += features.silenceEmbedding }
-        for (index, embedding) in features.process(stream.samples).enumerated() {
+        for (index, embedding) in features.processWhole(stream.samples).enumerated() {
             rows.values += embedding.values
             let offset = start + index * size
             switch stream.label(windowEnd: embedding.time) {
