@@ -109,8 +109,9 @@ public struct NeuralHeadTrainer: Sendable {
         // Synthesis stays on this thread, in member order (libespeak-ng is not thread-safe and
         // keeps state between utterances); the front end and the fits run on `concurrency` workers.
         srand(UInt32(truncatingIfNeeded: seed))
+        FreedMemoryReuse.enable()
         var voices = TrainingVoices(trainer: self)
-        let fitted = MemberResults(count: members)
+        let fitted = OrderedResults<FittedMember, WakeWordBuildError>(count: members)
         let slots = DispatchSemaphore(value: max(1, concurrency))
         let group = DispatchGroup()
         for member in 0..<members {
@@ -199,22 +200,26 @@ public struct NeuralHeadTrainer: Sendable {
 
     /// Augments `speech`, lays it out in streams, runs them through the front end and fits one head.
     func fitMember(
-        _ speech: SynthesizedSpeech, phrase: String, makeFeatures: () throws(OpenWakeWordError) -> OpenWakeWordFeatures,
+        _ speech: SynthesizedSpeech, phrase: String, makeFeatures: @Sendable () throws(OpenWakeWordError) -> OpenWakeWordFeatures,
         generator: inout SeededGenerator
     ) throws(WakeWordBuildError) -> FittedMember {
         let start = ContinuousClock.now
         var streams = StreamBuilder(voices: speech.others)
         var rows = TrainingRows(width: NeuralHeadWeights.inputSize)
-        // Streams go through the front end as they are finished (an hour of audio is not kept).
-        func drain() throws(WakeWordBuildError) {
-            for stream in streams.takeFinished() {
-                let features: OpenWakeWordFeatures
-                do {
-                    features = try makeFeatures()
-                } catch {
-                    throw .enrollment("\(error)")
-                }
-                Self.collect(stream, features: features, into: &rows)
+        // Streams go through the front end as they are finished, a few at a time on every core
+        // (an hour of audio is not kept; a core that another member leaves idle takes a share).
+        func drain(force: Bool = false) throws(WakeWordBuildError) {
+            guard force || streams.finishedCount >= Self.streamsPerBatch else { return }
+            let batch = streams.takeFinished()
+            let embedded: [[OpenWakeWordFeatures.Embedding]]
+            let silence: [Float]
+            do {
+                (embedded, silence) = try Self.embeddings(of: batch, makeFeatures: makeFeatures)
+            } catch {
+                throw .enrollment("\(error)")
+            }
+            for (stream, embeddings) in zip(batch, embedded) {
+                Self.collect(stream, embeddings: embeddings, silence: silence, into: &rows)
             }
         }
         for clean in speech.negatives {
@@ -233,7 +238,7 @@ public struct NeuralHeadTrainer: Sendable {
             try drain()
         }
         streams.flush(generator: &generator)
-        try drain()
+        try drain(force: true)
         guard rows.positives.count >= 10, !rows.negatives.isEmpty else {
             throw .voice(.noTemplates("\(phrase) (only \(rows.positives.count) positive windows)"))
         }
@@ -246,13 +251,34 @@ public struct NeuralHeadTrainer: Sendable {
                             negativeWindows: rows.negatives.count, featureTime: fitStart - start, fitTime: fitTime)
     }
 
-    /// Runs the front end over `stream` and adds its labelled windows of 16 embeddings (the
-    /// first ones padded with the silence the stream starts after).
-    static func collect(_ stream: HeadTrainingStream, features: OpenWakeWordFeatures, into rows: inout TrainingRows) {
+    /// Finished streams per parallel pass of the front end.
+    static let streamsPerBatch = 8
+
+    /// Each stream's embeddings (a fresh front end per stream, the streams spread over the
+    /// cores), in order, and the embedding of silence.
+    static func embeddings(
+        of streams: [HeadTrainingStream], makeFeatures: @Sendable () throws(OpenWakeWordError) -> OpenWakeWordFeatures
+    ) throws(OpenWakeWordError) -> ([[OpenWakeWordFeatures.Embedding]], silence: [Float]) {
+        let results = OrderedResults<([OpenWakeWordFeatures.Embedding], [Float]), OpenWakeWordError>(count: streams.count)
+        DispatchQueue.concurrentPerform(iterations: streams.count) { index in
+            results.set(Result { () throws(OpenWakeWordError) in
+                let features = try makeFeatures()
+                return (features.processWhole(streams[index].samples), features.silenceEmbedding)
+            }, at: index)
+        }
+        let all = try results.all()
+        return (all.map(\.0), all.first?.1 ?? [])
+    }
+
+    /// Adds the labelled windows of 16 embeddings of one stream (the first ones padded with the
+    /// silence the stream starts after).
+    static func collect(
+        _ stream: HeadTrainingStream, embeddings: [OpenWakeWordFeatures.Embedding], silence: [Float], into rows: inout TrainingRows
+    ) {
         let size = OpenWakeWordFeatures.embeddingSize
         let start = rows.values.count
-        for _ in 1..<NeuralHeadWeights.windowCount { rows.values += features.silenceEmbedding }
-        for (index, embedding) in features.processWhole(stream.samples).enumerated() {
+        for _ in 1..<NeuralHeadWeights.windowCount { rows.values += silence }
+        for (index, embedding) in embeddings.enumerated() {
             rows.values += embedding.values
             let offset = start + index * size
             switch stream.label(windowEnd: embedding.time) {
@@ -286,29 +312,29 @@ extension Duration {
     fileprivate var wholeSeconds: Int { Int(components.seconds) }
 }
 
-/// The members' results as the workers finish them, in member order.
-private final class MemberResults: @unchecked Sendable {
+/// Results that workers finish in any order, read back in order.
+private final class OrderedResults<Value, Failure: Error>: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [Result<NeuralHeadTrainer.FittedMember, WakeWordBuildError>?]
+    private var results: [Result<Value, Failure>?]
 
     init(count: Int) { results = Array(repeating: nil, count: count) }
 
-    func set(_ result: Result<NeuralHeadTrainer.FittedMember, WakeWordBuildError>, at index: Int) {
+    func set(_ result: Result<Value, Failure>, at index: Int) {
         lock.withLock { results[index] = result }
     }
 
-    /// Every member's result, or the first member's error.
-    func all() throws(WakeWordBuildError) -> [NeuralHeadTrainer.FittedMember] {
+    /// Every result, or the first error (in order).
+    func all() throws(Failure) -> [Value] {
         let results = lock.withLock { self.results }
-        var members: [NeuralHeadTrainer.FittedMember] = []
+        var values: [Value] = []
         for result in results {
             switch result {
-            case .success(let member): members.append(member)
+            case .success(let value): values.append(value)
             case .failure(let error): throw error
-            case nil: throw .voice(.noTemplates("a member of the training never finished"))
+            case nil: preconditionFailure("a worker never reported")
             }
         }
-        return members
+        return values
     }
 }
 
@@ -403,6 +429,8 @@ struct StreamBuilder {
     }
 
     /// The streams finished since the last call.
+    var finishedCount: Int { finished.count }
+
     mutating func takeFinished() -> [HeadTrainingStream] {
         defer { finished = [] }
         return finished
