@@ -53,6 +53,7 @@ let package = Package(
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
         shim("CMalloc", pkgConfig: nil, apt: ["libc6-dev"]),
+        shim("CFlite", pkgConfig: nil, apt: ["flite1-dev"]),
         // C++ underneath: a C header and a .cpp of a few lines (Debian's webrtc-audio-processing 0.3;
         // its .pc's -D flags are repeated here, as a system library target cannot compile C++).
         .target(
@@ -75,7 +76,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc"], swiftSettings: strict),
+        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
         .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",

@@ -86,7 +86,7 @@ public struct NeuralHeadTrainer: Sendable {
 
     /// Every setting that changes the head, for the cache key.
     public var settingsKey: String {
-        let flite = FliteVoice.program == nil ? "no flite" : "flite \(fliteShare) \(heldOutFliteVoices.sorted())"
+        let flite = "flite \(fliteShare) \(heldOutFliteVoices.sorted())"
         let recordings = enrollment.map { samples in
             samples.withUnsafeBytes { bytes in bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
         }
@@ -350,7 +350,7 @@ struct TrainingVoices {
     init(trainer: NeuralHeadTrainer) {
         languages = WakeWordClassifierTrainer.languages.filter { !trainer.heldOutLanguages.contains($0) }
         variants = (try? EspeakSynthesizer.variants()) ?? ["m1", "m3", "f1", "f3"]
-        fliteVoices = FliteVoice.program == nil ? [] : FliteVoice.names.filter { !trainer.heldOutFliteVoices.contains($0) }
+        fliteVoices = FliteVoice.names.filter { !trainer.heldOutFliteVoices.contains($0) }
         fliteShare = trainer.fliteShare
     }
 
