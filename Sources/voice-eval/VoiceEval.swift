@@ -43,34 +43,39 @@ struct VoiceEval {
             guard index < arguments.count else { fail("\(arguments[index - 1]) needs a value\n\(usage)") }
             return arguments[index]
         }
+        /// The next argument as a number, or a clear failure (a typo must not fall back to a default).
+        func number<Number: LosslessStringConvertible>(_ type: Number.Type) -> Number {
+            let flag = arguments[index]
+            let text = value()
+            guard let number = Number(text) else { fail("\(flag) takes a number, got '\(text)'") }
+            return number
+        }
         while index < arguments.count {
             switch arguments[index] {
             case "--json": options.json = true
             case "--keyword": options.keywords.append(value())
-            case "--sensitivity":
-                guard let number = Double(value()) else { fail("--sensitivity takes a number") }
-                options.sensitivity = number
+            case "--sensitivity": options.sensitivity = number(Double.self)
             case "--enroll":
                 options.enroll = value()
                 options.enrollFiles.append(options.enroll!)
             case "--engine": options.engine = value()
-            case "--seed": options.seed = UInt64(value()) ?? 1
+            case "--seed": options.seed = number(UInt64.self)
             case "--no-cache": options.noCache = true
             case "--traces": options.traces = value()
-            case "--positives": options.training.positives = Int(value())
-            case "--hidden": options.training.hidden = Int(value())
-            case "--epochs": options.training.epochs = Int(value())
-            case "--sentences": options.training.sentences = Int(value())
-            case "--repeats": options.training.repeats = Int(value())
+            case "--positives": options.training.positives = number(Int.self)
+            case "--hidden": options.training.hidden = number(Int.self)
+            case "--epochs": options.training.epochs = number(Int.self)
+            case "--sentences": options.training.sentences = number(Int.self)
+            case "--repeats": options.training.repeats = number(Int.self)
             case "--hold-out": options.training.heldOut.append(value())
             case "--hold-out-flite": options.training.heldOutFlite.append(value())
-            case "--mining": options.training.mining = Int(value())
-            case "--negative-weight": options.training.negativeWeight = Float(value())
-            case "--noise-seconds": options.training.noiseSeconds = Double(value())
-            case "--flite-share": options.training.fliteShare = Double(value())
-            case "--operating-logit": options.training.operatingLogit = Float(value())
-            case "--members": options.training.members = Int(value())
-            case "--jobs": options.training.jobs = Int(value())
+            case "--mining": options.training.mining = number(Int.self)
+            case "--negative-weight": options.training.negativeWeight = number(Float.self)
+            case "--noise-seconds": options.training.noiseSeconds = number(Double.self)
+            case "--flite-share": options.training.fliteShare = number(Double.self)
+            case "--operating-logit": options.training.operatingLogit = number(Float.self)
+            case "--members": options.training.members = number(Int.self)
+            case "--jobs": options.training.jobs = number(Int.self)
             case "--speed":
                 // SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14
                 let parts = value().split(separator: ":").compactMap { Float($0) }
@@ -81,11 +86,11 @@ struct VoiceEval {
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
             case "--vad-only": options.vadOnly = true
-            case "--gate": options.gate = Float(value())
-            case "--vad-on": options.vad.onThreshold = Float(value()) ?? options.vad.onThreshold
-            case "--vad-off": options.vad.offThreshold = Float(value()) ?? options.vad.offThreshold
-            case "--onset": options.vad.onsetFrames = Int(value()) ?? options.vad.onsetFrames
-            case "--hangover": options.vad.hangoverFrames = Int(value()) ?? options.vad.hangoverFrames
+            case "--gate": options.gate = number(Float.self)
+            case "--vad-on": options.vad.onThreshold = number(Float.self)
+            case "--vad-off": options.vad.offThreshold = number(Float.self)
+            case "--onset": options.vad.onsetFrames = number(Int.self)
+            case "--hangover": options.vad.hangoverFrames = number(Int.self)
             case let flag where flag.hasPrefix("--"): fail("unknown option \(flag)\n\(usage)")
             case let file: files.append(file)
             }

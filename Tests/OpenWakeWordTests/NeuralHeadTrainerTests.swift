@@ -24,6 +24,15 @@ struct NeuralHeadTrainerTests {
         return [UInt8](data)
     }
 
+    /// A setting that is not a number stops `train-head` before any work, naming the flag and
+    /// the value (it used to fall back to the default without a word).
+    @Test(arguments: [["--members", "four"], ["--jobs", "2x"], ["--epochs", "1.5"], ["--seed", "-3"], ["--flite-share", "most"]])
+    func aSettingThatIsNotANumberIsRefusedByName(_ setting: [String]) throws {
+        let result = try Run.command(Run.productPath("voice-eval"), ["train-head", "--keyword", "hey jarvis", "--no-cache"] + setting)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(setting[0]) takes a number, got '\(setting[1])'"), "\(result.stderr)")
+    }
+
     /// The head's highest probability over a WAV file, run as the live engine runs it.
     static func peak(_ head: [UInt8], _ path: String) throws -> Float {
         let directory = try ParityTests.requireModels()

@@ -97,7 +97,7 @@ struct WakeOptions: ParsableArguments {
             throw ValidationError("the neural engine needs openWakeWord's feature models in \(OpenWakeWordModels.directory()) (scripts/fetch-openwakeword installs them)")
         }
         if !FileManager.default.fileExists(atPath: store.path(for: phrase)) {
-            printStatus("training a wake-word head for '\(phrase)' from text (about 4 min on 2 cores, once; cached in \(store.directory))…")
+            printStatus("training a wake-word head for '\(phrase)' from text (about 2½ min on 2 cores, once; cached in \(store.directory))…")
         }
         return try store.prepare(phrase: phrase) { line in printStatus(line) }
     }
