@@ -7,17 +7,29 @@ import VoiceTraining
 
 /// The wake-word engines `--engine` chooses from.
 enum WakeEngine: String, ExpressibleByArgument, CaseIterable {
+    /// The default: neural when every phrase has a head ready (installed, or trained and cached:
+    /// `prepare-wake`), else dtw (`WakeEngineChoice`, the rule the Assistant and the daemon use).
+    case auto
     /// Templates and a classifier built from the phrase as text (any phrase).
     case dtw
     /// openWakeWord: its feature models and a classifier head per phrase (`--model`, the
     /// installed head named after the phrase, or one trained from the phrase as text).
     case neural
 
-    /// The engine `wake`, `endpoint`, `eval` and `listen` use unless told otherwise. Still dtw:
-    /// a head trained from text beats it at every false-accept budget on the held-out corpus, but
-    /// fires about 0.1 s before the phrase ends, and the command captured from there starts
-    /// inside the phrase (docs/voice.md); switch once its detections wait for the phrase's end.
-    static let `default`: WakeEngine = .dtw
+    static let `default`: WakeEngine = .auto
+
+    /// What `auto` stands for with these phrases: neural with `--model` files or when every
+    /// phrase has a head ready; dtw otherwise, and with `--enroll` (enrolled templates take
+    /// seconds, an enrolled head minutes of training).
+    func resolved(for phrases: [String], models: [String] = [], enroll: String? = nil) -> WakeEngine {
+        guard self == .auto else { return self }
+        if !models.isEmpty { return .neural }
+        if enroll != nil { return .dtw }
+        let ready = phrases.allSatisfy { phrase in
+            if case .neural = WakeEngineChoice.default(for: phrase) { true } else { false }
+        }
+        return ready ? .neural : .dtw
+    }
 }
 
 /// Runs `analyse` on every file, printing one result per file (JSON with `--json`); a bad file
@@ -49,8 +61,11 @@ struct WakeOptions: ParsableArguments {
     @Option(help: "Folder of 3-5 recordings of the user saying the phrase (improves it for that speaker).")
     var enroll: String?
 
-    @Option(help: "Wake engine: dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text).")
+    @Option(help: "Wake engine: auto (neural when the phrase has a head ready, else dtw), dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text, once).")
     var engine: WakeEngine = .default
+
+    /// The engine these options run (`auto` resolved).
+    var effectiveEngine: WakeEngine { engine.resolved(for: keyword, models: model, enroll: enroll) }
 
     @Option(help: ArgumentHelp(
         "openWakeWord head (.tflite: 16 × 96 embeddings → probability) for --engine neural; repeat for several.",
@@ -61,6 +76,11 @@ struct WakeOptions: ParsableArguments {
         if engine == .dtw, !model.isEmpty { throw ValidationError("--model needs --engine neural") }
         if engine == .neural, enroll != nil, !model.isEmpty { throw ValidationError("--enroll trains a head: give it without --model") }
         do { try WakeWordConfiguration(sensitivity: sensitivity).validate() } catch { throw ValidationError("\(error)") }
+        try Self.validate(phrases: keyword)
+    }
+
+    /// Every `--keyword` is a wake phrase: not empty, not a sentence.
+    static func validate(phrases keyword: [String]) throws {
         for phrase in keyword where phrase.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--keyword must not be empty")
         }
@@ -158,7 +178,7 @@ struct Wake: ParsableCommand {
                 : report.detections.map { String(format: "'%@' at %.2f s (score %.3f)", $0.keyword, $0.time, $0.score) }
                     .joined(separator: ", "))
         }
-        if wake.engine == .neural {
+        if wake.effectiveEngine == .neural {
             let heads = try wake.heads()
             return try analyseEach(files, json: json, describe: describe) {
                 try VoiceFileAnalysis.wake(path: $0, scorer: try wake.neuralScorer(heads: heads))
@@ -191,7 +211,7 @@ struct Endpoint: ParsableCommand {
                     return String(format: "after '%@' at %.2f s: %@ (%@)", command.keyword, command.wakeTime, span, command.reason)
                 }.joined(separator: "; "))
         }
-        if wake.engine == .neural {
+        if wake.effectiveEngine == .neural {
             let heads = try wake.heads()
             return try analyseEach(files, json: json, describe: describe) {
                 try VoiceFileAnalysis.endpoint(path: $0, scorer: try wake.neuralScorer(heads: heads))
@@ -221,7 +241,7 @@ struct Eval: ParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    @Option(help: "Wake engine to measure: dtw or neural.")
+    @Option(help: "Wake engine to measure: auto (neural when the phrase has a head ready, else dtw), dtw or neural.")
     var engine: WakeEngine = .default
 
     @Option(help: "openWakeWord head for --engine neural (default: the installed head named after --keyword, else one trained from it).")
@@ -233,7 +253,7 @@ struct Eval: ParsableCommand {
 
     func run() throws {
         let data = try LabelledCorpus(directory: corpus)
-        if engine == .neural {
+        if engine.resolved(for: [keyword], models: model.map { [$0] } ?? []) == .neural {
             let head = try model ?? OpenWakeWordModels.installedHead(forKeyword: keyword) ?? WakeOptions.trainedHead(for: keyword)
             let result = try NeuralCorpusEvaluator(corpus: data, headPath: head).run { printStatus($0) }
             if json { return try printJSON(result) }
