@@ -21,7 +21,7 @@ struct VoiceEval {
                voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
                                      [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
-                                     [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N]
+                                     [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N] [--overlap SHARE]
                                      [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase: N
                                      members (default 4) trained on separate draws and averaged, on --jobs
@@ -75,6 +75,7 @@ struct VoiceEval {
             case "--flite-share": options.training.fliteShare = number(Double.self)
             case "--operating-logit": options.training.operatingLogit = number(Float.self)
             case "--members": options.training.members = number(Int.self)
+            case "--overlap": options.training.overlap = number(Double.self)
             case "--jobs": options.training.jobs = number(Int.self)
             case "--speed":
                 // SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14
@@ -194,6 +195,7 @@ struct VoiceEval {
                 if let value = t.fliteShare { trainer.fliteShare = value }
                 if let value = t.operatingLogit { trainer.operatingLogit = value }
                 if let value = t.members { trainer.members = max(1, value) }
+                if let value = t.overlap { trainer.overlapShare = min(1, max(0, value)) }
                 if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
@@ -253,6 +255,7 @@ struct VoiceEval {
         var fliteShare: Double?
         var operatingLogit: Float?
         var members: Int?
+        var overlap: Double?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }

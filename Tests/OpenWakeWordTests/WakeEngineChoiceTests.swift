@@ -30,6 +30,29 @@ struct WakeEngineChoiceTests {
         #expect(WakeEngineChoice.default(for: "hey glasses", store: NeuralHeadStore(directory: cache.url.path, trainer: other), modelsDirectory: models) == .dtw)
     }
 
+    /// `glasses-audio wake` with no --engine runs the head cached for the phrase: a head that
+    /// says yes to anything finds "hey glasses" in plain noise, which dtw never does.
+    @Test func theCLIRunsACachedHeadByDefault() throws {
+        let models = try ParityTests.requireModels()
+        let cache = TemporaryDirectory()
+        let head = NeuralHeadStore(directory: cache.url.path + "/glasses-audio/heads").path(for: "hey glasses")
+        try FileManager.default.createDirectory(atPath: (head as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let hidden = 2
+        try NeuralHeadWeights(
+            hiddenWeights: [Float](repeating: 0, count: NeuralHeadWeights.inputSize * hidden), hiddenBias: [Float](repeating: 0, count: hidden),
+            outputWeights: [Float](repeating: 0, count: hidden), outputBias: 8
+        ).write(to: head, description: "always yes")
+        #expect(WakeEngineChoice.default(for: "hey glasses", store: NeuralHeadStore(directory: cache.url.path + "/glasses-audio/heads"), modelsDirectory: models) == .neural(head: head))
+        let noise = cache.path("noise.wav")
+        try #require(try Run.command("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", noise, "synth", "3", "pinknoise", "vol", "0.01"]).status == 0)
+        let result = try Run.command(Run.productPath("glasses-audio"), ["wake", "--json", noise], environment: ["XDG_CACHE_HOME": cache.url.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let detections = try #require(report["detections"] as? [[String: Any]])
+        #expect(detections.first?["keyword"] as? String == "hey glasses", "\(result.stdout)")
+        #expect((detections.first?["score"] as? Double).map { $0 > 0.99 } == true, "\(result.stdout)")
+    }
+
     @Test func withoutTheFeatureModelsEveryPhraseIsDTW() throws {
         let empty = TemporaryDirectory()
         #expect(WakeEngineChoice.default(for: "hey jarvis", store: NeuralHeadStore(directory: empty.url.path), modelsDirectory: empty.url.path) == .dtw)

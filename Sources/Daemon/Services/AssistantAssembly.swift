@@ -3,7 +3,6 @@ import AssistantSocket
 import AssistantService
 import Foundation
 import LocalAssistant
-import OpenWakeWord
 import Logging
 import RouteService
 import Speech
@@ -13,8 +12,7 @@ import VoiceTraining
 import WyomingServer
 
 /// Builds the daemon's assistant: the local backend, espeak-ng, and a voice stage whose wake
-/// word is the one in the settings when the route opens, on the default engine for it
-/// (`WakeEngineChoice`: the neural head when one is ready, else DTW templates, prepared once per
+/// word is the one in the settings when the route opens (DTW templates, prepared once per
 /// phrase and cached).
 enum AssistantAssembly {
     static func make(
@@ -31,9 +29,7 @@ enum AssistantAssembly {
         let backend = HistoryKeepingBackend(inner: chosen, store: store, dataDirectory: configuration.dataDirectory, logger: logger)
         let speech = SpeechSettings(rate: settings.voice.rate, volume: settings.voice.volume)
         let models = WakeModelCache()
-        let firstChoice = WakeEngineChoice.default(for: settings.wakeWord.keyword)
-        logger.info("\(firstChoice.describe(phrase: settings.wakeWord.keyword))")
-        if firstChoice == .dtw { _ = try models.models(for: settings.wakeWord.keyword) }  // ready before the first route opens
+        _ = try models.models(for: settings.wakeWord.keyword)  // ready before the first route opens
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
@@ -41,13 +37,8 @@ enum AssistantAssembly {
             clock: routes.clock, logger: logger,
             pipeline: {
                 let wake = state.settings.wakeWord
-                let configuration = WakeWordConfiguration(sensitivity: wake.sensitivity)
-                switch WakeEngineChoice.default(for: wake.keyword) {
-                case .neural(let head):
-                    return try VoicePipeline(scorer: try NeuralWakeWordScorer(headFiles: [head], configuration: configuration))
-                case .dtw:
-                    return try VoicePipeline(wakeModels: try models.models(for: wake.keyword), wake: configuration)
-                }
+                return try VoicePipeline(
+                    wakeModels: try models.models(for: wake.keyword), wake: WakeWordConfiguration(sensitivity: wake.sensitivity))
             })
     }
 }

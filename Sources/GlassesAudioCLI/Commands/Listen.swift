@@ -12,7 +12,6 @@ import RouteService
 import Routing
 import Speech
 import Voice
-import VoiceTraining
 
 /// `glasses-audio listen`: the assistant, live: the wake word, the command, the reply on the
 /// glasses' speakers.
@@ -34,7 +33,7 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "0...1, higher = more detections; 0.5 is calibrated near 1 false accept per hour of speech.")
     var sensitivity: Double = 0.5
 
-    @Option(name: .customLong("wake-engine"), help: "auto (neural when the phrase has a head ready, else dtw), dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text, once).")
+    @Option(name: .customLong("wake-engine"), help: "auto (the Assistant's default: dtw, which hears the phrase over a reply through the echo canceller), dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text, once).")
     var wakeEngine: WakeEngine = .default
 
     @Option(name: .customLong("wake-model"), help: "openWakeWord head (.tflite) for --wake-engine neural; repeat for several.")
@@ -91,11 +90,11 @@ struct Listen: AsyncParsableCommand {
         let wake = self.wake
         let configuration = wake.configuration
         if now && once { return { try VoicePipeline() } }  // push-to-talk once: no wake word to listen for
-        switch wake.effectiveEngine {
+        // The Assistant's default stays dtw (`WakeEngineChoice`: barge-in through the echo
+        // canceller); --wake-engine neural or --wake-model choose the neural engine.
+        let engine = wakeEngine == .auto && wakeModel.isEmpty ? .dtw : wake.effectiveEngine
+        switch engine {
         case .auto, .dtw:
-            if wakeEngine == .auto {
-                for phrase in keyword { printStatus(WakeEngineChoice.default(for: phrase).describe(phrase: phrase)) }
-            }
             let models = try wake.models()
             return { try VoicePipeline(wakeModels: models, wake: configuration) }
         case .neural:

@@ -6,7 +6,7 @@ import VoiceTraining
 struct PrepareWake: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prepare-wake",
-        abstract: "Make a wake phrase's neural head ready, so that every command, the Assistant and the daemon run the neural engine for it.",
+        abstract: "Make a wake phrase's neural head ready, so that wake, endpoint and eval run the neural engine for it by default.",
         discussion: "A phrase with a community head installed (hey jarvis) is ready already; any other is trained from its text "
             + "(about 2½ min on 2 cores, once; cached in ~/.cache/glasses-audio/heads). Until then the default engine for it is dtw.")
 

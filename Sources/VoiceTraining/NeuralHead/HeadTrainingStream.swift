@@ -36,6 +36,28 @@ struct HeadTrainingStream {
 
     var duration: Double { Double(samples.count) / Double(Self.rate) }
 
+    /// Scales `count` samples from `start` by a gain drawn per 10 ms block between `downTo` dB
+    /// and 0 dB, each block's gain the mean of its draw and the previous block's (no clicks).
+    mutating func flutter(from start: Int, count: Int, downTo floor: Float, generator: inout SeededGenerator) {
+        let block = Self.rate / 100
+        var previous: Float = 0
+        var first = max(0, start)
+        while first < min(samples.count, start + count) {
+            let drawn = Float.random(in: floor...0, using: &generator)
+            let gain = powf(10, (drawn + previous) / 40)
+            previous = drawn
+            for index in first..<min(samples.count, first + block) { samples[index] *= gain }
+            first += block
+        }
+    }
+
+    /// Adds `other × gain` from sample `start` on (what runs past the end is left out).
+    mutating func mix(_ other: [Float], from start: Int, gain: Float) {
+        for index in other.indices where start + index >= 0 && start + index < samples.count {
+            samples[start + index] += other[index] * gain
+        }
+    }
+
     func label(windowEnd time: Double) -> Label {
         for phrase in phrases {
             if time >= phrase.upperBound - Self.positiveSpan.before, time <= phrase.upperBound + Self.positiveSpan.after { return .positive }

@@ -39,6 +39,8 @@ public struct NeuralHeadTrainer: Sendable {
     public var noiseSeconds: Double
     /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
     /// and by how much.
+    /// Share of the phrases said over another talker 8–30 dB down (barge-in over a reply).
+    public var overlapShare: Double = 0.3
     public var speedShare: Float = 0.8
     public var speedRange: ClosedRange<Float> = 0.82...1.2
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
@@ -57,7 +59,8 @@ public struct NeuralHeadTrainer: Sendable {
     /// (their hidden layers side by side): one draw is a gamble, FRR at 1 FA/h spread ±0.1
     /// between seeds (docs/voice.md).
     public var members: Int = 4
-    /// Worker threads for the members' front end and fits (synthesis stays on one thread).
+    /// Members fitted at once, each on a worker thread (synthesis stays on one thread; a member's
+    /// streams go through the front end on every core, eight at a time).
     public var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Ordinary speech for the negatives.
     public var sentences: [String] = HeadTrainingText.sentences
@@ -93,6 +96,7 @@ public struct NeuralHeadTrainer: Sendable {
         return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
             + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
             + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange) \(members)"
+            + (overlapShare > 0 ? " overlap \(overlapShare)" : "")
     }
 
     typealias Examples = TrainingExamples
@@ -204,7 +208,7 @@ public struct NeuralHeadTrainer: Sendable {
         generator: inout SeededGenerator
     ) throws(WakeWordBuildError) -> FittedMember {
         let start = ContinuousClock.now
-        var streams = StreamBuilder(voices: speech.others)
+        var streams = StreamBuilder(voices: speech.others, overlapShare: overlapShare)
         var rows = TrainingRows(width: NeuralHeadWeights.inputSize)
         // Streams go through the front end as they are finished, a few at a time on every core
         // (an hour of audio is not kept; a core that another member leaves idle takes a share).
@@ -386,11 +390,14 @@ struct StreamBuilder {
     static let streamSeconds = 20.0
     /// Clean ordinary speech: babble, and the speech before or after a phrase.
     let voices: [[Float]]
+    /// Share of the phrases said over another talker (``talkOver(_:at:generator:)``).
+    var overlapShare = 0.0
     private(set) var finished: [HeadTrainingStream] = []
     private var current = HeadTrainingStream()
 
-    init(voices: [[Float]]) {
+    init(voices: [[Float]], overlapShare: Double = 0) {
         self.voices = voices
+        self.overlapShare = overlapShare
     }
 
     /// Adds one utterance: the phrase after silence or after other speech, sometimes followed by
@@ -405,17 +412,39 @@ struct StreamBuilder {
             } else {
                 current.appendSilence(seconds: Double.random(in: 1.2...2.0, using: &generator))
             }
+            let phraseStart = current.samples.count
             current.append(utterance, isPhrase: true)
             if Double.random(in: 0..<1, using: &generator) < 0.5 {
                 current.appendSilence(seconds: Double.random(in: 0.15...0.8, using: &generator))
                 current.append(level(voices.randomElement(using: &generator)!, generator: &generator), isPhrase: false)
             }
             current.appendSilence(seconds: Double.random(in: 0.6...1.2, using: &generator))
+            if overlapShare > 0, Double.random(in: 0..<1, using: &generator) < overlapShare {
+                talkOver(utterance, at: phraseStart, generator: &generator)
+            }
         } else {
             current.append(utterance, isPhrase: false)
             current.appendSilence(seconds: Double.random(in: 0.1...1.0, using: &generator))
         }
         if current.duration >= Self.streamSeconds { finish(generator: &generator) }
+    }
+
+    /// Another talker under the phrase, 8 to 30 dB down, from up to 1 s before it on: the
+    /// reply's echo when the user talks over it (barge-in), another person nearby. Babble and
+    /// noise alone do not teach it: a head trained without this missed "hey glasses" said 0.5 s
+    /// into its own reply's echo 20 dB down, where dtw found it.
+    private mutating func talkOver(_ phrase: [Float], at phraseStart: Int, generator: inout SeededGenerator) {
+        let other = voices.randomElement(using: &generator)!
+        let below = Float.random(in: 8...30, using: &generator)
+        let gain = (SpeechAugmentation.power(phrase) / max(1e-12, SpeechAugmentation.power(other))).squareRoot() * powf(10, -below / 20)
+        let lead = Int(Double.random(in: 0...1, using: &generator) * Double(HeadTrainingStream.rate))
+        current.mix(other, from: phraseStart - lead, gain: gain)
+        // Half the time as an echo canceller leaves it in double talk: the phrase's level
+        // fluttering 0–15 dB down from one 10 ms block to the next (webrtc's suppression, low
+        // setting, measured on a live barge-in: 1–25 dB, mostly 3–10).
+        if Bool.random(using: &generator) {
+            current.flutter(from: phraseStart, count: phrase.count, downTo: -15, generator: &generator)
+        }
     }
 
     /// A stretch of noise alone.
