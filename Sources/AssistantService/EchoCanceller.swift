@@ -12,6 +12,16 @@ public enum EchoCancellerEngine: String, Sendable, CaseIterable {
     case speex
 }
 
+extension EchoCancellerEngine {
+    /// The canceller a wake engine hears a barge-in through. webrtc's takes the most echo out
+    /// (24.6 dB against SpeexDSP's 6 dB on the emulated glasses), and dtw hears a phrase said
+    /// over the reply through it (score 0.73); but its double-talk suppression takes that
+    /// phrase down by 3–25 dB, changing every 50 ms, and a neural head then scores 0.01.
+    /// SpeexDSP's linear filter leaves the phrase whole, with more of the reply under it, which
+    /// a head trained on talk-over hears (RoundTripTests, barge-in with the neural head).
+    public static func forWake(neural: Bool) -> EchoCancellerEngine { neural ? .speex : .webrtc }
+}
+
 /// The acoustic echo canceller: the glasses' speaker sits next to their mic, so what the reply
 /// plays comes back into the mic; this takes it out, given what was played. 16 kHz mono, 10 ms
 /// frames; the reference is queued as it is written to the speaker and consumed as the mic's

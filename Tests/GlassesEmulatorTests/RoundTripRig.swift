@@ -62,17 +62,23 @@ enum RoundTripRig {
         return handler
     })
 
+    /// `engine`: the test's DTW templates (`.dtw`, the default), or a neural head; the echo
+    /// canceller is the one that engine hears a barge-in through, as the Assistant's is.
     static func assistant(
         _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5,
-        speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }
+        speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }, engine: WakeEngineChoice = .dtw
     ) throws -> AssistantService {
         let backend = try LocalAssistantBackend(battery: { 80 }, now: now)
         let model = heyGlasses  // built now, before any audio flows
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
-            configuration: .init(assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
+            configuration: .init(
+                assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history",
+                echoCanceller: .forWake(neural: engine.isNeural)),
             clock: routes.clock, logger: quiet,
-            pipeline: { try VoicePipeline(wakeModels: [model], wake: WakeWordConfiguration(sensitivity: sensitivity)) })
+            pipeline: {
+                try VoicePipeline(scorer: try engine.makeScorer(models: { [model] }, configuration: WakeWordConfiguration(sensitivity: sensitivity)))
+            })
     }
 
     /// Runs the assistant until it finishes (or `limit` passes, a hang guard), returning its events.

@@ -13,6 +13,7 @@ import Speech
 import Testing
 import TestKit
 import Voice
+import VoiceTraining
 
 /// The voice round trip, live: the glasses' mic says the wake phrase and a command; the reply
 /// is heard at their speaker. On the simulated glasses and on a real PulseAudio with the
@@ -155,6 +156,20 @@ struct RoundTripTests {
 
     @Test("barge-in: the wake phrase said over the reply stops it and starts a new command")
     func bargeInOverTheReply() async throws {
+        try await bargeIn(engine: .dtw)
+    }
+
+    /// The same with the neural engine, as the Assistant runs it once the phrase's head is ready:
+    /// the head trained from text (with talk-over) through SpeexDSP's linear canceller. (Through
+    /// webrtc's, whose double-talk suppression flutters the phrase, the head missed it.)
+    @Test("barge-in with the neural head from text (scripts/run-tests prepares it: scripts/prepare-wake)")
+    func bargeInWithTheNeuralHead() async throws {
+        let engine = WakeEngineChoice.default(for: "hey glasses")
+        try #require(engine.isNeural, "no neural head for 'hey glasses' is ready: scripts/prepare-wake trains it (scripts/run-tests runs it first)")
+        try await bargeIn(engine: engine)
+    }
+
+    func bargeIn(engine: WakeEngineChoice) async throws {
         try await RoundTripRig.prepare()
         // The user speaks again half a second into the reply (the first reply on the route: the
         // echo canceller has not converged yet, the hardest moment).
@@ -172,7 +187,7 @@ struct RoundTripTests {
         // long name, said slowly): "Today is Wednesday, September 30." lasts about 3.5 s at 120
         // words a minute, so the wake decision lands well inside it even on a loaded machine.
         let longDay = Date(timeIntervalSince1970: 1_790_769_600)  // 2026-09-30 12:00 UTC
-        let assistant = try RoundTripRig.assistant(routes, sensitivity: 0.8, speech: SpeechSettings(rate: 120), now: { longDay })
+        let assistant = try RoundTripRig.assistant(routes, sensitivity: 0.8, speech: SpeechSettings(rate: 120), now: { longDay }, engine: engine)
         let events = try await RoundTripRig.run(assistant) { event in
             guard event.type == .replyStarted, !interrupted else { return }
             interrupted = true

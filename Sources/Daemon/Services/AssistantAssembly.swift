@@ -12,8 +12,10 @@ import VoiceTraining
 import WyomingServer
 
 /// Builds the daemon's assistant: the local backend, espeak-ng, and a voice stage whose wake
-/// word is the one in the settings when the route opens (DTW templates, prepared once per
-/// phrase and cached).
+/// word is the one in the settings when the route opens, on the engine `WakeEngineChoice`
+/// picks for it then (a neural head when one is ready, else DTW templates, prepared once per
+/// phrase and cached). The echo canceller is the one the first phrase's engine hears a
+/// barge-in through.
 enum AssistantAssembly {
     static func make(
         routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
@@ -29,16 +31,19 @@ enum AssistantAssembly {
         let backend = HistoryKeepingBackend(inner: chosen, store: store, dataDirectory: configuration.dataDirectory, logger: logger)
         let speech = SpeechSettings(rate: settings.voice.rate, volume: settings.voice.volume)
         let models = WakeModelCache()
-        _ = try models.models(for: settings.wakeWord.keyword)  // ready before the first route opens
+        let choice = WakeEngineChoice.default(for: settings.wakeWord.keyword)
+        logger.info("\(choice.describe(phrase: settings.wakeWord.keyword))")
+        if !choice.isNeural { _ = try models.models(for: settings.wakeWord.keyword) }  // ready before the first route opens
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
-                assistant: .init(policy: configuration.policy), speech: speech),
+                assistant: .init(policy: configuration.policy), speech: speech, echoCanceller: .forWake(neural: choice.isNeural)),
             clock: routes.clock, logger: logger,
             pipeline: {
                 let wake = state.settings.wakeWord
-                return try VoicePipeline(
-                    wakeModels: try models.models(for: wake.keyword), wake: WakeWordConfiguration(sensitivity: wake.sensitivity))
+                let scorer = try WakeEngineChoice.default(for: wake.keyword).makeScorer(
+                    models: { try models.models(for: wake.keyword) }, configuration: WakeWordConfiguration(sensitivity: wake.sensitivity))
+                return try VoicePipeline(scorer: scorer)
             })
     }
 }

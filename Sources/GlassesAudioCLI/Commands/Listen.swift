@@ -33,7 +33,7 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "0...1, higher = more detections; 0.5 is calibrated near 1 false accept per hour of speech.")
     var sensitivity: Double = 0.5
 
-    @Option(name: .customLong("wake-engine"), help: "auto (the Assistant's default: dtw, which hears the phrase over a reply through the echo canceller), dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text, once).")
+    @Option(name: .customLong("wake-engine"), help: "auto (neural when the phrase has a head ready: installed, or trained by prepare-wake; else dtw), dtw (templates built from the phrase as text) or neural (openWakeWord heads: installed, or trained from the phrase as text, once).")
     var wakeEngine: WakeEngine = .default
 
     @Option(name: .customLong("wake-model"), help: "openWakeWord head (.tflite) for --wake-engine neural; repeat for several.")
@@ -51,8 +51,10 @@ struct Listen: AsyncParsableCommand {
     @Flag(name: .customLong("no-echo-cancel"), help: "Do not cancel the reply's echo at the mic.")
     var noEchoCancel = false
 
-    @Option(help: "Echo canceller: webrtc (webrtc-audio-processing: finds the speaker-to-mic delay, paths up to about 160 ms) or speex (SpeexDSP's linear filter: paths up to 400 ms, learns more slowly).")
-    var echoCanceller: EchoCancellerEngine = .webrtc
+    @Option(help: ArgumentHelp(
+        "Echo canceller: webrtc (webrtc-audio-processing: finds the speaker-to-mic delay, paths up to about 160 ms) or speex (SpeexDSP's linear filter: paths up to 400 ms, learns more slowly).",
+        discussion: "Default: webrtc with the dtw engine, speex with the neural engine (webrtc's double-talk suppression hides a barge-in from a neural head)."))
+    var echoCanceller: EchoCancellerEngine?
 
     @Option(help: "Voice of the replies (an espeak-ng voice).")
     var voice: String = "en-us"
@@ -85,14 +87,17 @@ struct Listen: AsyncParsableCommand {
         try wake.validate()
     }
 
+    /// The wake engine: `auto` is neural when every phrase has a head ready (`WakeEngineChoice`).
+    var engine: WakeEngine { wake.effectiveEngine }
+
+    /// The echo canceller: as asked, else the one the wake engine hears a barge-in through.
+    var canceller: EchoCancellerEngine { echoCanceller ?? .forWake(neural: engine == .neural) }
+
     /// The voice stage's factory: the wake engine chosen (none for one push-to-talk round trip).
     func pipelineFactory() throws -> @Sendable () throws -> VoicePipeline {
         let wake = self.wake
         let configuration = wake.configuration
         if now && once { return { try VoicePipeline() } }  // push-to-talk once: no wake word to listen for
-        // The Assistant's default stays dtw (`WakeEngineChoice`: barge-in through the echo
-        // canceller); --wake-engine neural or --wake-model choose the neural engine.
-        let engine = wakeEngine == .auto && wakeModel.isEmpty ? .dtw : wake.effectiveEngine
         switch engine {
         case .auto, .dtw:
             let models = try wake.models()
@@ -136,14 +141,17 @@ struct Listen: AsyncParsableCommand {
             configuration: .init(
                 assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
                 echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
-                echoCanceller: echoCanceller),
+                echoCanceller: canceller),
             clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: makePipeline)
         let events = await assistant.events()
         let decisions = await routes.observe()
         let clock = routes.clock
         let (json, seconds, now) = (self.json, self.seconds, self.now)
-        if !json { printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops") }
+        if !json {
+            if !(now && once) { printStatus("wake engine: \(engine.rawValue); echo canceller: \(noEchoCancel ? "off" : canceller.rawValue)") }
+            printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops")
+        }
         let timer = seconds.map { limit in Task { try await Task.sleep(for: limit); assistant.stop() } }
         defer { timer?.cancel() }
         try await Interrupt().cancellable {

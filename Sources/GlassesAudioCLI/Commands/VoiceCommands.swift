@@ -8,7 +8,7 @@ import VoiceTraining
 /// The wake-word engines `--engine` chooses from.
 enum WakeEngine: String, ExpressibleByArgument, CaseIterable {
     /// The default: neural when every phrase has a head ready (installed, or trained and cached:
-    /// `prepare-wake`), else dtw (`WakeEngineChoice`); for `listen` (the Assistant) dtw.
+    /// `prepare-wake`), else dtw (`WakeEngineChoice`).
     case auto
     /// Templates and a classifier built from the phrase as text (any phrase).
     case dtw

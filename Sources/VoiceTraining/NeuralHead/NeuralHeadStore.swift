@@ -31,7 +31,7 @@ public struct NeuralHeadStore: Sendable {
         return directory + "/" + String(key.hashValueStable, radix: 16) + "/" + String(slug) + ".tflite"
     }
 
-    /// The head for `phrase`: from the cache, or trained (about 4 min on 2 cores) and cached.
+    /// The head for `phrase`: from the cache, or trained (about 2½ min on 2 cores) and cached.
     public func prepare(
         phrase: String, modelsDirectory: String = OpenWakeWordModels.directory(), progress: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(WakeWordBuildError) -> String {

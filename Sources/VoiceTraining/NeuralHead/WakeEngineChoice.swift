@@ -1,8 +1,10 @@
 import Foundation
 public import OpenWakeWord
+public import Voice
 
-/// The wake-word engine a phrase runs on unless told otherwise, decided here for the CLI's
-/// commands on files (`--engine auto`).
+/// The wake-word engine a phrase runs on unless told otherwise: the CLI's `--engine auto`,
+/// the Assistant of `glasses-audio listen` and of the daemon, and the daemon's Wyoming
+/// wake-word service.
 ///
 /// The neural engine beats dtw at every false-accept budget on the held-out corpora
 /// (docs/voice.md), so it is the default whenever the phrase has a head ready: a community head
@@ -10,11 +12,10 @@ public import OpenWakeWord
 /// (``NeuralHeadStore``; `glasses-audio prepare-wake` makes it). Otherwise dtw, which prepares
 /// any phrase in seconds: a head takes about 2½ minutes to train.
 ///
-/// Not yet the Assistant's (`listen`, the daemon): said over the reply (barge-in), the phrase
-/// reaches the voice stage through the echo canceller, whose double-talk suppression flutters
-/// its level 3–25 dB down from block to block; a head from text then scores 0.007 where dtw
-/// scores 0.73 (the live barge-in test's mic, docs/voice.md). The Assistant stays on dtw until a
-/// head hears it there.
+/// The Assistant hears a barge-in (the phrase said over its reply) through the echo canceller:
+/// with a neural head it runs SpeexDSP's linear filter (`EchoCancellerEngine.forWake`), since
+/// webrtc's double-talk suppression flutters the phrase's level 3–25 dB from block to block and
+/// the head then misses it.
 public enum WakeEngineChoice: Sendable, Equatable {
     case neural(head: String)
     case dtw
@@ -27,6 +28,19 @@ public enum WakeEngineChoice: Sendable, Equatable {
         let trained = store.path(for: phrase)
         return FileManager.default.fileExists(atPath: trained) ? .neural(head: trained) : .dtw
     }
+
+    /// A fresh scorer for one stream: the head, or dtw's templates (`models`, built once by
+    /// the caller: they take seconds).
+    public func makeScorer(
+        models: () throws -> [WakeWordModel], configuration: WakeWordConfiguration
+    ) throws -> any WakeWordScorer {
+        switch self {
+        case .neural(let head): try NeuralWakeWordScorer(headFiles: [head], configuration: configuration)
+        case .dtw: try WakeWordDetector(models: try models(), configuration: configuration)
+        }
+    }
+
+    public var isNeural: Bool { if case .neural = self { true } else { false } }
 
     /// One log line: the engine and why.
     public func describe(phrase: String) -> String {
