@@ -193,6 +193,9 @@ def neural_main(a):
     rows = [(f"pyopen-wakeword 1.1.0 ({os.path.basename(a.head)})", {l: best(points, l) for l in (0, 1, 2, 5)}, statistics.median(ratios))]
     neural = json.load(open(a.neural_ours))
     rows.append((f"GlassesAudio neural ({os.path.basename(a.head)})", row_of(neural), neural["wakeRTFMedian"]))
+    if a.text_neural_ours:
+        text = json.load(open(a.text_neural_ours))
+        rows.append(("GlassesAudio neural (head from text)", row_of(text), text["wakeRTFMedian"]))
     if a.dtw_ours:
         dtw = json.load(open(a.dtw_ours))
         r = {0: None, 1: (dtw.get("bestAtOneFAPerHour") or {}).get("falseRejectionRate"), 2: None,
@@ -237,6 +240,8 @@ def main():
     ap.add_argument("--neural-ours", help="voice-eval eval --engine neural --json output: compare with pyopen-wakeword only")
     ap.add_argument("--dtw-ours", help="voice-eval eval --json output on the same corpus (with --neural-ours)")
     ap.add_argument("--head", help="openWakeWord head for --neural-ours")
+    ap.add_argument("--text-neural-ours", help="with --neural-ours: voice-eval eval --engine neural --json output of a head "
+                    "trained from text for the same phrase (a row beside the community head's)")
     ap.add_argument("--text-ours", help="voice-eval eval --engine neural --json output of a head trained from text: "
                     "print it against --dtw-ours only")
     a = ap.parse_args()

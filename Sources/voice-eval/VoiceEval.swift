@@ -22,7 +22,7 @@ struct VoiceEval {
                                      [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
                                      [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N] [--overlap SHARE]
-                                     [--enroll FILE|DIR ...]
+                                     [--snr LOW:HIGH] [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase: N
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
@@ -77,6 +77,11 @@ struct VoiceEval {
             case "--members": options.training.members = number(Int.self)
             case "--overlap": options.training.overlap = number(Double.self)
             case "--jobs": options.training.jobs = number(Int.self)
+            case "--snr":
+                // LOW:HIGH in dB, e.g. -3:20
+                let parts = value().split(separator: ":").compactMap { Float($0) }
+                guard parts.count == 2, parts[0] <= parts[1] else { fail("--snr takes LOW:HIGH in dB, e.g. -3:20") }
+                options.training.snr = parts[0]...parts[1]
             case "--speed":
                 // SHARE:LOW:HIGH, e.g. 0.5:0.88:1.14
                 let parts = value().split(separator: ":").compactMap { Float($0) }
@@ -196,6 +201,7 @@ struct VoiceEval {
                 if let value = t.operatingLogit { trainer.operatingLogit = value }
                 if let value = t.members { trainer.members = max(1, value) }
                 if let value = t.overlap { trainer.overlapShare = min(1, max(0, value)) }
+                if let value = t.snr { trainer.snrRange = value }
                 if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
@@ -256,6 +262,7 @@ struct VoiceEval {
         var operatingLogit: Float?
         var members: Int?
         var overlap: Double?
+        var snr: ClosedRange<Float>?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }

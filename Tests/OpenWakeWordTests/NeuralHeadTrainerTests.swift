@@ -33,6 +33,14 @@ struct NeuralHeadTrainerTests {
         #expect(result.stderr.contains("\(setting[0]) takes a number, got '\(setting[1])'"), "\(result.stderr)")
     }
 
+    /// A range that is not LOW:HIGH is refused the same way, saying the form it takes.
+    @Test(arguments: ["5", "20:5", "low:high"])
+    func aNoiseRangeThatIsNotLowToHighIsRefused(_ range: String) throws {
+        let result = try Run.command(Run.productPath("voice-eval"), ["train-head", "--keyword", "hey jarvis", "--no-cache", "--snr", range])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--snr takes LOW:HIGH in dB"), "\(result.stderr)")
+    }
+
     /// The head's highest probability over a WAV file, run as the live engine runs it.
     static func peak(_ head: [UInt8], _ path: String) throws -> Float {
         let directory = try ParityTests.requireModels()

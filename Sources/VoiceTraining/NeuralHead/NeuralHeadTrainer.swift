@@ -37,10 +37,12 @@ public struct NeuralHeadTrainer: Sendable {
     public var negativeWeight: Float
     /// Seconds of noise alone (babble, hum, coloured noise) among the negatives.
     public var noiseSeconds: Double
-    /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
-    /// and by how much.
     /// Share of the phrases said over another talker 8–30 dB down (barge-in over a reply).
     public var overlapShare: Double = 0.3
+    /// The range a stream's noise is drawn from, in dB below its speech.
+    public var snrRange: ClosedRange<Float> = 0...25
+    /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
+    /// and by how much.
     public var speedShare: Float = 0.8
     public var speedRange: ClosedRange<Float> = 0.82...1.2
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
@@ -97,6 +99,7 @@ public struct NeuralHeadTrainer: Sendable {
             + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
             + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange) \(members)"
             + (overlapShare > 0 ? " overlap \(overlapShare)" : "")
+            + (snrRange != 0...25 ? " snr \(snrRange)" : "")
     }
 
     typealias Examples = TrainingExamples
@@ -208,7 +211,7 @@ public struct NeuralHeadTrainer: Sendable {
         generator: inout SeededGenerator
     ) throws(WakeWordBuildError) -> FittedMember {
         let start = ContinuousClock.now
-        var streams = StreamBuilder(voices: speech.others, overlapShare: overlapShare)
+        var streams = StreamBuilder(voices: speech.others, overlapShare: overlapShare, snrRange: snrRange)
         var rows = TrainingRows(width: NeuralHeadWeights.inputSize)
         // Streams go through the front end as they are finished, a few at a time on every core
         // (an hour of audio is not kept; a core that another member leaves idle takes a share).
@@ -392,12 +395,15 @@ struct StreamBuilder {
     let voices: [[Float]]
     /// Share of the phrases said over another talker (``talkOver(_:at:generator:)``).
     var overlapShare = 0.0
+    /// A stream's signal-to-noise ratio is drawn from this range, in dB.
+    var snrRange: ClosedRange<Float> = 0...25
     private(set) var finished: [HeadTrainingStream] = []
     private var current = HeadTrainingStream()
 
-    init(voices: [[Float]], overlapShare: Double = 0) {
+    init(voices: [[Float]], overlapShare: Double = 0, snrRange: ClosedRange<Float> = 0...25) {
         self.voices = voices
         self.overlapShare = overlapShare
+        self.snrRange = snrRange
     }
 
     /// Adds one utterance: the phrase after silence or after other speech, sometimes followed by
@@ -478,7 +484,7 @@ struct StreamBuilder {
         current.appendSilence(seconds: 0.5)
         let noise: HeadTrainingStream.Noise? = Double.random(in: 0..<1, using: &generator) < 0.1
             ? nil : HeadTrainingStream.Noise.allCases.randomElement(using: &generator)!
-        current.finish(noise: noise, snr: Float.random(in: 0...25, using: &generator), level: Float.random(in: -40 ... -15, using: &generator),
+        current.finish(noise: noise, snr: Float.random(in: snrRange, using: &generator), level: Float.random(in: -40 ... -15, using: &generator),
                        voices: voices, generator: &generator)
         finished.append(current)
         current = HeadTrainingStream()
