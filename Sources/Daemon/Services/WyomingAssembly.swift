@@ -7,7 +7,8 @@ import Store
 import WyomingServer
 
 /// Binds the Wyoming server (satellite for Home Assistant, wake-word service with the
-/// settings' wake word, on the engine `WakeEngineChoice` picks for it) on `bind`:`wyoming-port`, its notices collected for the event bus.
+/// settings' wake word, on the engine `WakeEngineChoice` picks for it) on
+/// `bind`:`wyoming-port`, its notices collected for the event bus.
 enum WyomingAssembly {
     static func bind(
         configuration: DaemonConfiguration, state: AssistantState, logger: Logger
