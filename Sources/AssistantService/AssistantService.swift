@@ -23,6 +23,9 @@ public actor AssistantService {
         public var echoCancellation: Bool
         /// Whose canceller: webrtc-audio-processing's (the default) or SpeexDSP's.
         public var echoCanceller: EchoCancellerEngine
+        /// The canceller the wake engine hears the mic through, when another than
+        /// `echoCanceller` (`EchoCancellerEngine.forWake`); `nil`: the same stream.
+        public var wakeEchoCanceller: EchoCancellerEngine?
         /// How long to wait for the route.
         public var routeWait: Duration
         /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
@@ -34,9 +37,10 @@ public actor AssistantService {
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
             routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:],
-            echoCanceller: EchoCancellerEngine = .webrtc
+            echoCanceller: EchoCancellerEngine = .webrtc, wakeEchoCanceller: EchoCancellerEngine? = nil
         ) {
             self.echoCanceller = echoCanceller
+            self.wakeEchoCanceller = wakeEchoCanceller
             self.earconSounds = earconSounds
             self.historyDirectory = historyDirectory
             self.assistant = assistant
@@ -71,6 +75,8 @@ public actor AssistantService {
     private var session: SessionID?
     private var pipeline: VoicePipeline?
     private var echo: EchoCanceller?
+    /// The wake engine's own canceller, when it hears the mic through another one.
+    private var wakeEcho: EchoCanceller?
     /// Brings the route's mic to the voice stage's 16 kHz, one stream per session (none when
     /// the route already delivers 16 kHz, as it is asked to).
     private var micResampler: Resampler?
@@ -216,6 +222,9 @@ public actor AssistantService {
             return
         }
         echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
+        wakeEcho = configuration.wakeEchoCanceller.flatMap { engine in
+            configuration.echoCancellation && engine != configuration.echoCanceller ? EchoCanceller(engine: engine) : nil
+        }
         history = CaptureHistory()
         let id = ready.id
         reader = Task { [commands] in
@@ -237,6 +246,7 @@ public actor AssistantService {
         session = nil
         pipeline = nil
         echo = nil
+        wakeEcho = nil
         micResampler = nil
         replyWatch = nil
         playedResampler = nil
@@ -255,10 +265,11 @@ public actor AssistantService {
 
     private func process(_ frame: AudioFrame, of id: SessionID) async {
         guard id == session, let pipeline else { return }
-        guard var samples = Self.voiceRate(frame.buffer, with: &micResampler) else { return }
-        if let echo { samples = echo.process(samples) }
+        guard let mic = Self.voiceRate(frame.buffer, with: &micResampler) else { return }
+        let samples = echo?.process(mic) ?? mic
+        let wakeInput = wakeEcho?.process(mic)
         history.append(samples)
-        for event in pipeline.process(samples) {
+        for event in pipeline.process(samples, wakeInput: wakeInput) {
             if case .wake(let detection) = event {
                 wakeWord = detection.keyword
                 logger.debug("the mic heard the wake phrase '\(detection.keyword)' (score \(detection.score))")
@@ -272,6 +283,7 @@ public actor AssistantService {
     private func heard(played buffer: AudioBuffer) async {
         guard session != nil, let samples = Self.voiceRate(buffer, with: &playedResampler) else { return }
         echo?.played(samples)
+        wakeEcho?.played(samples)
         for event in replyWatch?.process(samples) ?? [] {
             guard case .wake(let detection) = event else { continue }
             if let words = spokenWords, !" \(words) ".contains(" \(Self.words(of: detection.keyword)) ") {

@@ -38,13 +38,22 @@ public final class VoicePipeline {
     }
 
     /// Takes 16 kHz mono samples; returns what they completed, in order.
-    public func process(_ samples: some Collection<Float>) -> [VoiceEvent] {
+    ///
+    /// `wakeInput`: the same stretch of time as the wake engine's samples should hear it, when
+    /// not as `samples` (the mic through another echo canceller: one that leaves a phrase said
+    /// over the reply whole, for an engine that scores the samples themselves). The VAD, the
+    /// endpointer and the log-mel frames take `samples`. Ignored unless it has as many samples.
+    public func process(_ samples: some Collection<Float>, wakeInput: [Float]? = nil) -> [VoiceEvent] {
         samplesSeen += samples.count
         var events: [VoiceEvent] = []
         if wake != nil {
             unscored.removeFirst(unscoredStart)
             unscoredStart = 0
-            unscored.append(contentsOf: samples)
+            if let wakeInput, wakeInput.count == samples.count {
+                unscored += wakeInput
+            } else {
+                unscored.append(contentsOf: samples)
+            }
         }
         for logMel in extractor.process(samples) {
             let decision = vad.process(logMel: logMel)

@@ -62,8 +62,8 @@ enum RoundTripRig {
         return handler
     })
 
-    /// `engine`: the test's DTW templates (`.dtw`, the default), or a neural head; the echo
-    /// canceller is the one that engine hears a barge-in through, as the Assistant's is.
+    /// `engine`: the test's DTW templates (`.dtw`, the default), or a neural head, which hears
+    /// the mic through its own canceller as the Assistant's does.
     static func assistant(
         _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5,
         speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }, engine: WakeEngineChoice = .dtw
@@ -74,7 +74,7 @@ enum RoundTripRig {
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
                 assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history",
-                echoCanceller: .forWake(neural: engine.isNeural)),
+                wakeEchoCanceller: .forWake(neural: engine.isNeural)),
             clock: routes.clock, logger: quiet,
             pipeline: {
                 try VoicePipeline(scorer: try engine.makeScorer(models: { [model] }, configuration: WakeWordConfiguration(sensitivity: sensitivity)))

@@ -160,8 +160,9 @@ struct RoundTripTests {
     }
 
     /// The same with the neural engine, as the Assistant runs it once the phrase's head is ready:
-    /// the head trained from text (with talk-over) through SpeexDSP's linear canceller. (Through
-    /// webrtc's, whose double-talk suppression flutters the phrase, the head missed it.)
+    /// the head trained from text (with talk-over) hears the mic through SpeexDSP's linear
+    /// canceller, the rest through webrtc's. (Through webrtc's, whose double-talk suppression
+    /// flutters the phrase, the head missed it.)
     @Test("barge-in with the neural head from text (scripts/run-tests prepares it: scripts/prepare-wake)")
     func bargeInWithTheNeuralHead() async throws {
         let engine = WakeEngineChoice.default(for: "hey glasses")

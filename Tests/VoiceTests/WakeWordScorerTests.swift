@@ -43,4 +43,26 @@ struct WakeWordScorerTests {
         let wakes = events.compactMap { if case .wake(let detection) = $0 { detection } else { nil } }
         #expect(wakes.map(\.keyword) == ["probe"])
     }
+
+    /// The wake engine hears its own input (the mic through another echo canceller) while the
+    /// VAD hears the samples: silence for the VAD, the signal for the engine.
+    @Test func theWakeEngineHearsItsOwnInput() throws {
+        let signal = (0..<8_000).map { Float($0 % 89) / 89 - 0.5 }
+        let scorer = RecordingScorer(detectAtStep: 1000)
+        let pipeline = try VoicePipeline(scorer: scorer)
+        var events: [VoiceEvent] = []
+        for start in stride(from: 0, to: signal.count, by: 800) {
+            let part = Array(signal[start..<min(signal.count, start + 800)])
+            events += pipeline.process([Float](repeating: 0, count: part.count), wakeInput: part)
+        }
+        events += pipeline.finish()
+        #expect(scorer.samples == signal)
+        #expect(!events.contains { if case .speechStarted = $0 { true } else { false } })
+        // One that does not match the samples' length is not taken.
+        let other = RecordingScorer(detectAtStep: 1000)
+        let mismatched = try VoicePipeline(scorer: other)
+        _ = mismatched.process(signal, wakeInput: [0, 0, 0])
+        _ = mismatched.finish()
+        #expect(other.samples == signal)
+    }
 }

@@ -14,8 +14,8 @@ import WyomingServer
 /// Builds the daemon's assistant: the local backend, espeak-ng, and a voice stage whose wake
 /// word is the one in the settings when the route opens, on the engine `WakeEngineChoice`
 /// picks for it then (a neural head when one is ready, else DTW templates, prepared once per
-/// phrase and cached). The echo canceller is the one the first phrase's engine hears a
-/// barge-in through.
+/// phrase and cached). With a neural head the wake word hears the mic through its own
+/// canceller (`EchoCancellerEngine.forWake`, chosen for the phrase at start).
 enum AssistantAssembly {
     static func make(
         routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
@@ -37,7 +37,7 @@ enum AssistantAssembly {
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
-                assistant: .init(policy: configuration.policy), speech: speech, echoCanceller: .forWake(neural: choice.isNeural)),
+                assistant: .init(policy: configuration.policy), speech: speech, wakeEchoCanceller: .forWake(neural: choice.isNeural)),
             clock: routes.clock, logger: logger,
             pipeline: {
                 let wake = state.settings.wakeWord

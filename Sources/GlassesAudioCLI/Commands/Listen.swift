@@ -53,8 +53,8 @@ struct Listen: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Echo canceller: webrtc (webrtc-audio-processing: finds the speaker-to-mic delay, paths up to about 160 ms) or speex (SpeexDSP's linear filter: paths up to 400 ms, learns more slowly).",
-        discussion: "Default: webrtc with the dtw engine, speex with the neural engine (webrtc's double-talk suppression hides a barge-in from a neural head)."))
-    var echoCanceller: EchoCancellerEngine?
+        discussion: "With the neural wake engine, the wake word alone hears the mic through speex (webrtc's double-talk suppression hides a barge-in from a neural head)."))
+    var echoCanceller: EchoCancellerEngine = .webrtc
 
     @Option(help: "Voice of the replies (an espeak-ng voice).")
     var voice: String = "en-us"
@@ -90,8 +90,10 @@ struct Listen: AsyncParsableCommand {
     /// The wake engine: `auto` is neural when every phrase has a head ready (`WakeEngineChoice`).
     var engine: WakeEngine { wake.effectiveEngine }
 
-    /// The echo canceller: as asked, else the one the wake engine hears a barge-in through.
-    var canceller: EchoCancellerEngine { echoCanceller ?? .forWake(neural: engine == .neural) }
+    /// The wake word's own echo canceller, when it hears the mic through another one.
+    var wakeCanceller: EchoCancellerEngine? {
+        EchoCancellerEngine.forWake(neural: engine == .neural).flatMap { $0 == echoCanceller ? nil : $0 }
+    }
 
     /// The voice stage's factory: the wake engine chosen (none for one push-to-talk round trip).
     func pipelineFactory() throws -> @Sendable () throws -> VoicePipeline {
@@ -141,7 +143,7 @@ struct Listen: AsyncParsableCommand {
             configuration: .init(
                 assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
                 echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
-                echoCanceller: canceller),
+                echoCanceller: echoCanceller, wakeEchoCanceller: wakeCanceller),
             clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: makePipeline)
         let events = await assistant.events()
@@ -149,7 +151,10 @@ struct Listen: AsyncParsableCommand {
         let clock = routes.clock
         let (json, seconds, now) = (self.json, self.seconds, self.now)
         if !json {
-            if !(now && once) { printStatus("wake engine: \(engine.rawValue); echo canceller: \(noEchoCancel ? "off" : canceller.rawValue)") }
+            if !(now && once) {
+                let cancellers = noEchoCancel ? "off" : echoCanceller.rawValue + (wakeCanceller.map { " (the wake word's: \($0.rawValue))" } ?? "")
+                printStatus("wake engine: \(engine.rawValue); echo canceller: \(cancellers)")
+            }
             printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops")
         }
         let timer = seconds.map { limit in Task { try await Task.sleep(for: limit); assistant.stop() } }
