@@ -26,6 +26,13 @@ public actor AssistantService {
         /// The canceller the wake engine hears the mic through, when another than
         /// `echoCanceller` (`EchoCancellerEngine.forWake`); `nil`: the same stream.
         public var wakeEchoCanceller: EchoCancellerEngine?
+
+        /// The second canceller that runs for the wake engine: none when cancelling is off or
+        /// when it would be the first one again.
+        public var separateWakeEchoCanceller: EchoCancellerEngine? {
+            guard echoCancellation, let wake = wakeEchoCanceller, wake != echoCanceller else { return nil }
+            return wake
+        }
         /// How long to wait for the route.
         public var routeWait: Duration
         /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
@@ -222,9 +229,7 @@ public actor AssistantService {
             return
         }
         echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
-        wakeEcho = configuration.wakeEchoCanceller.flatMap { engine in
-            configuration.echoCancellation && engine != configuration.echoCanceller ? EchoCanceller(engine: engine) : nil
-        }
+        wakeEcho = configuration.separateWakeEchoCanceller.map { EchoCanceller(engine: $0) }
         history = CaptureHistory()
         let id = ready.id
         reader = Task { [commands] in

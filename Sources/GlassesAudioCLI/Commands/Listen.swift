@@ -87,16 +87,8 @@ struct Listen: AsyncParsableCommand {
         try wake.validate()
     }
 
-    /// The wake engine: `auto` is neural when every phrase has a head ready (`WakeEngineChoice`).
-    var engine: WakeEngine { wake.effectiveEngine }
-
-    /// The wake word's own echo canceller, when it hears the mic through another one.
-    var wakeCanceller: EchoCancellerEngine? {
-        EchoCancellerEngine.forWake(neural: engine == .neural).flatMap { $0 == echoCanceller ? nil : $0 }
-    }
-
-    /// The voice stage's factory: the wake engine chosen (none for one push-to-talk round trip).
-    func pipelineFactory() throws -> @Sendable () throws -> VoicePipeline {
+    /// The voice stage's factory for `engine` (`auto` resolved; none for one push-to-talk round trip).
+    func pipelineFactory(engine: WakeEngine) throws -> @Sendable () throws -> VoicePipeline {
         let wake = self.wake
         let configuration = wake.configuration
         if now && once { return { try VoicePipeline() } }  // push-to-talk once: no wake word to listen for
@@ -130,22 +122,24 @@ struct Listen: AsyncParsableCommand {
             try? await session.closeAndReport()
             throw CLIError("no glasses are connected on \(session.backend.name): connect them (or try --backend simulated)")
         }
+        // `auto` resolved once: the voice stage and the wake word's canceller follow the same engine.
+        let engine = wake.effectiveEngine
         let makePipeline: @Sendable () throws -> VoicePipeline
         do {
-            makePipeline = try pipelineFactory()
+            makePipeline = try pipelineFactory(engine: engine)
         } catch {
             await routes.shutdown()
             try? await session.closeAndReport()
             throw error
         }
+        let configuration = AssistantService.Configuration(
+            assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
+            echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
+            echoCanceller: echoCanceller, wakeEchoCanceller: .forWake(neural: engine == .neural))
         let assistant = AssistantService(
-            routes: routes, backend: backend, synthesizer: EspeakSpeech(),
-            configuration: .init(
-                assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
-                echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
-                echoCanceller: echoCanceller, wakeEchoCanceller: wakeCanceller),
-            clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
+            routes: routes, backend: backend, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: makePipeline)
+        let wakeCanceller = configuration.separateWakeEchoCanceller
         let events = await assistant.events()
         let decisions = await routes.observe()
         let clock = routes.clock

@@ -25,10 +25,7 @@ enum WakeEngine: String, ExpressibleByArgument, CaseIterable {
         guard self == .auto else { return self }
         if !models.isEmpty { return .neural }
         if enroll != nil { return .dtw }
-        let ready = phrases.allSatisfy { phrase in
-            if case .neural = WakeEngineChoice.default(for: phrase) { true } else { false }
-        }
-        return ready ? .neural : .dtw
+        return phrases.allSatisfy { WakeEngineChoice.default(for: $0).isNeural } ? .neural : .dtw
     }
 }
 
@@ -103,9 +100,14 @@ struct WakeOptions: ParsableArguments {
         if !model.isEmpty { return model }
         let recordings = try enroll.map { folder in try EnrollmentRecordings.load([folder]) } ?? []
         return try keyword.map { phrase in
-            if recordings.isEmpty, let head = OpenWakeWordModels.installedHead(forKeyword: phrase) { return head }
-            return try Self.trainedHead(for: phrase, enrollment: recordings)
+            recordings.isEmpty ? try Self.head(for: phrase) : try Self.trainedHead(for: phrase, enrollment: recordings)
         }
+    }
+
+    /// The head for `phrase` without recordings: the community head installed under its name,
+    /// else the one trained from its text (cached, or trained now).
+    static func head(for phrase: String) throws -> String {
+        try OpenWakeWordModels.installedHead(forKeyword: phrase) ?? trainedHead(for: phrase)
     }
 
     /// The head trained from `phrase` (and the user's recordings), from the cache or trained now.
@@ -254,7 +256,7 @@ struct Eval: ParsableCommand {
     func run() throws {
         let data = try LabelledCorpus(directory: corpus)
         if engine.resolved(for: [keyword], models: model.map { [$0] } ?? []) == .neural {
-            let head = try model ?? OpenWakeWordModels.installedHead(forKeyword: keyword) ?? WakeOptions.trainedHead(for: keyword)
+            let head = try model ?? WakeOptions.head(for: keyword)
             let result = try NeuralCorpusEvaluator(corpus: data, headPath: head).run { printStatus($0) }
             if json { return try printJSON(result) }
             return print(EvaluationTable.render(result))
