@@ -3,6 +3,7 @@ import AudioCore
 import Foundation
 import Testing
 import TestKit
+import VoiceTraining
 import Wyoming
 import WyomingServer
 
@@ -90,7 +91,19 @@ struct WyomingServerTests {
     }
 
     @Test func wakeWordServiceDetectsThePhraseAndNotSilence() async throws {
-        let server = try await WyomingTestServer.start()
+        try await detectsThePhraseAndNotSilence(engine: .dtw)
+    }
+
+    /// The same with the neural head the daemon's wake-word service runs once the phrase's head
+    /// is ready (scripts/run-tests prepares it: scripts/prepare-wake).
+    @Test func wakeWordServiceWithTheNeuralHead() async throws {
+        let engine = WakeEngineChoice.default(for: "hey glasses")
+        try #require(engine.isNeural, "no neural head for 'hey glasses' is ready: scripts/prepare-wake trains it (scripts/run-tests runs it first)")
+        try await detectsThePhraseAndNotSilence(engine: engine)
+    }
+
+    func detectsThePhraseAndNotSilence(engine: WakeEngineChoice) async throws {
+        let server = try await WyomingTestServer.start(engine: engine)
         defer { Task { await server.stop() } }
         let silence = FileManager.default.temporaryDirectory.appendingPathComponent("wyoming-silence-\(getpid()).wav").path
         defer { try? FileManager.default.removeItem(atPath: silence) }

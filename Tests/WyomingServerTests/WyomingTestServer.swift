@@ -8,7 +8,8 @@ import Wyoming
 import WyomingServer
 
 /// A real Wyoming server on a free loopback port, with the "hey glasses" wake word (the DTW
-/// engine built from the phrase), and its notices as a stream.
+/// engine built from the phrase, or the neural head the daemon runs once one is ready), and its
+/// notices as a stream.
 struct WyomingTestServer {
     let server: WyomingServer
     let notices: AsyncStream<WyomingNotice>
@@ -17,16 +18,16 @@ struct WyomingTestServer {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let wakeSample = root + "/samples/hey-glasses-what-time.wav"
 
-    static func engine() throws -> WakeWordEngine {
-        let model = try WakeWordTemplateBuilder().model(for: "hey glasses")
+    static func engine(_ choice: WakeEngineChoice) throws -> WakeWordEngine {
+        let models = choice.isNeural ? [] : [try WakeWordTemplateBuilder().model(for: "hey glasses")]
         return WakeWordEngine(words: [.init(name: "hey_glasses", phrase: "hey glasses")]) {
-            try WakeWordDetector(models: [model], configuration: WakeWordConfiguration())
+            try choice.makeScorer(models: { models }, configuration: WakeWordConfiguration())
         }
     }
 
-    static func start(wake: Bool = true) async throws -> WyomingTestServer {
+    static func start(wake: Bool = true, engine choice: WakeEngineChoice = .dtw) async throws -> WyomingTestServer {
         let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self)
-        let engine = wake ? try engine() : nil
+        let engine = wake ? try engine(choice) : nil
         let server = try await WyomingServer.bind(
             configuration: WyomingServerConfiguration(port: 0, satelliteName: "test glasses", area: "office"), wake: engine,
             logger: Logger(label: "wyoming-test"), notices: { continuation.yield($0) })
