@@ -23,15 +23,14 @@ public actor AssistantService {
         public var echoCancellation: Bool
         /// Whose canceller: webrtc-audio-processing's (the default) or SpeexDSP's.
         public var echoCanceller: EchoCancellerEngine
-        /// The canceller the wake engine hears the mic through, when another than
-        /// `echoCanceller` (`EchoCancellerEngine.forWake`); `nil`: the same stream.
-        public var wakeEchoCanceller: EchoCancellerEngine?
 
-        /// The second canceller that runs for the wake engine: none when cancelling is off or
-        /// when it would be the first one again.
-        public var separateWakeEchoCanceller: EchoCancellerEngine? {
-            guard echoCancellation, let wake = wakeEchoCanceller, wake != echoCanceller else { return nil }
-            return wake
+        /// The second canceller that runs, for a route, for a wake engine that wants a linear
+        /// filter (`EchoCancellerEngine.linearFilter`): none when it does not, when cancelling is
+        /// off, or when the main canceller is that filter already. Decided per route, from the
+        /// pipeline that route gets: a head prepared while the daemon runs gets it from the next.
+        public func separateWakeEchoCanceller(wakeWantsLinearFilter: Bool) -> EchoCancellerEngine? {
+            guard echoCancellation, wakeWantsLinearFilter, echoCanceller != EchoCancellerEngine.linearFilter else { return nil }
+            return EchoCancellerEngine.linearFilter
         }
         /// How long to wait for the route.
         public var routeWait: Duration
@@ -44,10 +43,9 @@ public actor AssistantService {
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
             routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:],
-            echoCanceller: EchoCancellerEngine = .webrtc, wakeEchoCanceller: EchoCancellerEngine? = nil
+            echoCanceller: EchoCancellerEngine = .webrtc
         ) {
             self.echoCanceller = echoCanceller
-            self.wakeEchoCanceller = wakeEchoCanceller
             self.earconSounds = earconSounds
             self.historyDirectory = historyDirectory
             self.assistant = assistant
@@ -229,7 +227,8 @@ public actor AssistantService {
             return
         }
         echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
-        wakeEcho = configuration.separateWakeEchoCanceller.map { EchoCanceller(engine: $0) }
+        wakeEcho = pipeline.flatMap { configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: $0.wakeWantsLinearEchoFilter) }
+            .map { EchoCanceller(engine: $0) }
         history = CaptureHistory()
         let id = ready.id
         reader = Task { [commands] in

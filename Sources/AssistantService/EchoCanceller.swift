@@ -13,15 +13,16 @@ public enum EchoCancellerEngine: String, Sendable, CaseIterable {
 }
 
 extension EchoCancellerEngine {
-    /// The canceller the wake word should hear the mic through, when not the one the rest of
-    /// the voice stage hears (`nil`: the same). webrtc's takes the most echo out (24.6 dB
-    /// against SpeexDSP's 6 dB on the emulated glasses), and dtw hears a phrase said over the
-    /// reply through it (score 0.73); but its double-talk suppression takes that phrase down by
-    /// 3–25 dB, changing every 50 ms, and a neural head then scores 0.01. SpeexDSP's linear
-    /// filter leaves the phrase whole, with more of the reply under it, which a head trained on
-    /// talk-over hears (RoundTripTests, barge-in with the neural head). The VAD, the command and
-    /// dtw (which scores the log-mel frames of the main stream) keep webrtc's.
-    public static func forWake(neural: Bool) -> EchoCancellerEngine? { neural ? .speex : nil }
+    /// The canceller a wake engine that wants a linear echo filter
+    /// (`WakeWordScorer.wantsLinearEchoFilter`, a neural head) hears the mic through. webrtc's
+    /// takes the most echo out (24.6 dB against SpeexDSP's 6 dB on the emulated glasses), and
+    /// dtw hears a phrase said over the reply through it (score 0.73); but its double-talk
+    /// suppression takes that phrase down by 3–25 dB, changing every 50 ms, and a neural head
+    /// then scores 0.01. SpeexDSP's linear filter leaves the phrase whole, with more of the reply
+    /// under it, which a head trained on talk-over hears (RoundTripTests, barge-in with the
+    /// neural head). The VAD, the command and dtw (which scores the log-mel frames of the main
+    /// stream) keep the main canceller.
+    public static let linearFilter = EchoCancellerEngine.speex
 }
 
 /// The acoustic echo canceller: the glasses' speaker sits next to their mic, so what the reply

@@ -16,6 +16,9 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     }
 
     public static let refractorySeconds = 2.0
+    /// Yes: through webrtc's double-talk suppression a phrase said over the reply scored 0.01;
+    /// through SpeexDSP's linear filter it is heard (RoundTripTests, barge-in with the neural head).
+    public var wantsLinearEchoFilter: Bool { true }
     public let threshold: Float
     private let features: OpenWakeWordFeatures
     private let phrases: [Phrase]

@@ -37,6 +37,10 @@ public final class VoicePipeline {
         self.endpointer = try Endpointer(configuration: endpointer)
     }
 
+    /// Whether the wake engine wants the mic through a linear echo filter of its own
+    /// (``WakeWordScorer/wantsLinearEchoFilter``), given as `wakeInput`.
+    public var wakeWantsLinearEchoFilter: Bool { wake?.wantsLinearEchoFilter ?? false }
+
     /// Takes 16 kHz mono samples; returns what they completed, in order.
     ///
     /// `wakeInput`: the same stretch of time as the wake engine's samples should hear it, when

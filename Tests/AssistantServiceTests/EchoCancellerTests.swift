@@ -69,4 +69,14 @@ struct EchoCancellerTests {
         #expect(output == tone[..<count].map { Float(Int16(max(-32768, min(32767, ($0 * 32767).rounded())))) / 32768 })
         #expect(kept > 0 && input > 0)
     }
+
+    /// The wake engine's own canceller: only for an engine that wants the linear filter, only
+    /// when cancelling is on and the main canceller is not that filter already.
+    @Test func aSecondCancellerRunsOnlyForAnEngineThatWantsTheLinearFilter() {
+        let webrtc = AssistantService.Configuration(echoCanceller: .webrtc)
+        #expect(webrtc.separateWakeEchoCanceller(wakeWantsLinearFilter: true) == .speex)
+        #expect(webrtc.separateWakeEchoCanceller(wakeWantsLinearFilter: false) == nil)
+        #expect(AssistantService.Configuration(echoCanceller: .speex).separateWakeEchoCanceller(wakeWantsLinearFilter: true) == nil)
+        #expect(AssistantService.Configuration(echoCancellation: false).separateWakeEchoCanceller(wakeWantsLinearFilter: true) == nil)
+    }
 }

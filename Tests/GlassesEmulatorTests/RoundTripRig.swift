@@ -73,8 +73,7 @@ enum RoundTripRig {
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
-                assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history",
-                wakeEchoCanceller: .forWake(neural: engine.isNeural)),
+                assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
             clock: routes.clock, logger: quiet,
             pipeline: {
                 try VoicePipeline(scorer: try engine.makeScorer(models: { [model] }, configuration: WakeWordConfiguration(sensitivity: sensitivity)))

@@ -3,6 +3,7 @@ import Testing
 import AudioCore
 import OpenWakeWord
 import Voice
+import VoiceTraining
 import TestKit
 
 @Suite("Neural wake word through the VoicePipeline (community hey_jarvis head)", .serialized)
@@ -41,6 +42,15 @@ struct NeuralScorerTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try ParityTests.requireModels()
         #expect(try await offCooperativePool { try Self.wakes(path, try Self.scorer()) }.isEmpty)
+    }
+
+    /// The Assistant gives a neural head the mic through a linear echo filter of its own; the
+    /// template matcher hears the voice stage's canceller.
+    @Test func theNeuralEngineAsksForItsOwnLinearEchoFilter() throws {
+        #expect(try VoicePipeline(scorer: Self.scorer()).wakeWantsLinearEchoFilter)
+        let templates = try WakeWordDetector(models: [WakeWordTemplateBuilder().model(for: "hey glasses")], configuration: WakeWordConfiguration())
+        #expect(!(try VoicePipeline(scorer: templates)).wakeWantsLinearEchoFilter)
+        #expect(!(try VoicePipeline(scorer: nil)).wakeWantsLinearEchoFilter)
     }
 
     @Test func keywordComesFromTheHeadFileName() {

@@ -15,7 +15,8 @@ import WyomingServer
 /// word is the one in the settings when the route opens, on the engine `WakeEngineChoice`
 /// picks for it then (a neural head when one is ready, else DTW templates, prepared once per
 /// phrase and cached). With a neural head the wake word hears the mic through its own
-/// canceller (`EchoCancellerEngine.forWake`, chosen for the phrase at start).
+/// canceller (`EchoCancellerEngine.linearFilter`), also decided per route: a head prepared, or a
+/// phrase changed, while the daemon runs takes effect from the next route.
 enum AssistantAssembly {
     static func make(
         routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
@@ -37,7 +38,7 @@ enum AssistantAssembly {
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
-                assistant: .init(policy: configuration.policy), speech: speech, wakeEchoCanceller: .forWake(neural: choice.isNeural)),
+                assistant: .init(policy: configuration.policy), speech: speech),
             clock: routes.clock, logger: logger,
             pipeline: {
                 let wake = state.settings.wakeWord

@@ -135,11 +135,11 @@ struct Listen: AsyncParsableCommand {
         let configuration = AssistantService.Configuration(
             assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
             echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
-            echoCanceller: echoCanceller, wakeEchoCanceller: .forWake(neural: engine == .neural))
+            echoCanceller: echoCanceller)
         let assistant = AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
             pipeline: makePipeline)
-        let wakeCanceller = configuration.separateWakeEchoCanceller
+        let wakeCanceller = configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: engine == .neural)
         let events = await assistant.events()
         let decisions = await routes.observe()
         let clock = routes.clock

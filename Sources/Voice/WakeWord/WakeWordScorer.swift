@@ -12,6 +12,16 @@ public protocol WakeWordScorer: AnyObject {
 
     /// The stream ended: the last samples, and any decision still pending.
     func finish(samples: ArraySlice<Float>) -> [WakeWordDetection]
+
+    /// Whether this engine should hear the mic through a linear echo filter of its own while a
+    /// reply plays, rather than the voice stage's canceller: a neural head misses a phrase said
+    /// over the reply once double-talk suppression has chopped it up. The Assistant runs that
+    /// second canceller for it (`AssistantService`). The template matcher does not (false).
+    var wantsLinearEchoFilter: Bool { get }
+}
+
+extension WakeWordScorer {
+    public var wantsLinearEchoFilter: Bool { false }
 }
 
 extension WakeWordDetector: WakeWordScorer {

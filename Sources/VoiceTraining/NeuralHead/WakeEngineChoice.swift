@@ -14,7 +14,7 @@ public import Voice
 ///
 /// The Assistant hears a barge-in (the phrase said over its reply) through the echo canceller:
 /// a neural head hears the mic through SpeexDSP's linear filter besides webrtc's
-/// (`EchoCancellerEngine.forWake`), since webrtc's double-talk suppression flutters the
+/// (`WakeWordScorer.wantsLinearEchoFilter`, `EchoCancellerEngine.linearFilter`), since webrtc's double-talk suppression flutters the
 /// phrase's level 3–25 dB from block to block and the head then misses it.
 public enum WakeEngineChoice: Sendable, Equatable {
     case neural(head: String)
