@@ -20,9 +20,10 @@ struct VoiceEval {
                voice-eval vad-features --corpus DIR --out FILE
                voice-eval train-head --keyword TEXT [--seed N] [--out FILE] [--no-cache] [--positives N] [--hidden N]
                                      [--epochs N] [--sentences N] [--repeats N] [--hold-out ACCENT] [--hold-out-flite VOICE]
+                                     [--hold-out-festival VOICE] [--festival-share F]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
                                      [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N] [--overlap SHARE]
-                                     [--snr LOW:HIGH] [--enroll FILE|DIR ...]
+                                     [--snr LOW:HIGH] [--babble SHARE] [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase: N
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
@@ -69,6 +70,8 @@ struct VoiceEval {
             case "--repeats": options.training.repeats = number(Int.self)
             case "--hold-out": options.training.heldOut.append(value())
             case "--hold-out-flite": options.training.heldOutFlite.append(value())
+            case "--hold-out-festival": options.training.heldOutFestival.append(value())
+            case "--festival-share": options.training.festivalShare = number(Double.self)
             case "--mining": options.training.mining = number(Int.self)
             case "--negative-weight": options.training.negativeWeight = number(Float.self)
             case "--noise-seconds": options.training.noiseSeconds = number(Double.self)
@@ -76,6 +79,7 @@ struct VoiceEval {
             case "--operating-logit": options.training.operatingLogit = number(Float.self)
             case "--members": options.training.members = number(Int.self)
             case "--overlap": options.training.overlap = number(Double.self)
+            case "--babble": options.training.babble = number(Double.self)
             case "--jobs": options.training.jobs = number(Int.self)
             case "--snr":
                 // LOW:HIGH in dB, e.g. -3:20
@@ -194,6 +198,8 @@ struct VoiceEval {
                 if let value = t.repeats { (trainer.sentenceRepeats, trainer.confusableRepeats) = (value, value) }
                 trainer.heldOutLanguages = Set(t.heldOut)
                 trainer.heldOutFliteVoices = Set(t.heldOutFlite)
+                trainer.heldOutFestivalVoices = Set(t.heldOutFestival)
+                if let value = t.festivalShare { trainer.festivalShare = min(1, max(0, value)) }
                 if let value = t.mining { trainer.miningEpochs = value }
                 if let value = t.negativeWeight { trainer.negativeWeight = value }
                 if let value = t.noiseSeconds { trainer.noiseSeconds = value }
@@ -202,6 +208,7 @@ struct VoiceEval {
                 if let value = t.members { trainer.members = max(1, value) }
                 if let value = t.overlap { trainer.overlapShare = min(1, max(0, value)) }
                 if let value = t.snr { trainer.snrRange = value }
+                if let value = t.babble { trainer.babbleShare = min(1, max(0, value)) }
                 if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
@@ -255,14 +262,17 @@ struct VoiceEval {
         var repeats: Int?
         var heldOut: [String] = []
         var heldOutFlite: [String] = []
+        var heldOutFestival: [String] = []
         var mining: Int?
         var negativeWeight: Float?
         var noiseSeconds: Double?
         var fliteShare: Double?
+        var festivalShare: Double?
         var operatingLogit: Float?
         var members: Int?
         var overlap: Double?
         var snr: ClosedRange<Float>?
+        var babble: Double?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }

@@ -41,12 +41,22 @@ public struct NeuralHeadTrainer: Sendable {
     public var overlapShare: Double = 0.3
     /// The range a stream's noise is drawn from, in dB below its speech.
     public var snrRange: ClosedRange<Float> = 0...25
+    /// Share of the noisy streams whose noise is babble (other talkers); the rest is white,
+    /// pink, brown or hum evenly. nil: all five evenly.
+    public var babbleShare: Double? = nil
     /// How often an utterance's speed changes (pitch with it: a longer or shorter vocal tract),
     /// and by how much.
     public var speedShare: Float = 0.8
     public var speedRange: ClosedRange<Float> = 0.82...1.2
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
     public var fliteShare: Double
+    /// Share of the utterances spoken by Festival's voices, when they are installed
+    /// (``FestivalVoices``); their takes are few (5 stretches of the phrase in each voice, one
+    /// take of each other text), augmentation makes each use different. Off by default: at 0.15
+    /// the heads missed more of espeak-ng's and flite's phrases (docs/voice.md, "Festival").
+    public var festivalShare: Double = 0
+    /// Festival voices left out of training.
+    public var heldOutFestivalVoices: Set<String> = []
     /// espeak-ng accents left out of training (to test on a voice the head never heard).
     public var heldOutLanguages: Set<String>
     /// flite voices left out of training.
@@ -92,6 +102,7 @@ public struct NeuralHeadTrainer: Sendable {
     /// Every setting that changes the head, for the cache key.
     public var settingsKey: String {
         let flite = "flite \(fliteShare) \(heldOutFliteVoices.sorted())"
+        let festival = festivalShare > 0 ? " festival \(festivalShare) \(festivalVoices)" : ""
         let recordings = enrollment.map { samples in
             samples.withUnsafeBytes { bytes in bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
         }
@@ -100,6 +111,12 @@ public struct NeuralHeadTrainer: Sendable {
             + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange) \(members)"
             + (overlapShare > 0 ? " overlap \(overlapShare)" : "")
             + (snrRange != 0...25 ? " snr \(snrRange)" : "")
+            + (babbleShare.map { " babble \($0)" } ?? "") + festival
+    }
+
+    /// The Festival voices training draws on: those installed, less the held-out ones.
+    var festivalVoices: [String] {
+        festivalShare > 0 ? FestivalVoices.installed().filter { !heldOutFestivalVoices.contains($0) } : []
     }
 
     typealias Examples = TrainingExamples
@@ -118,6 +135,11 @@ public struct NeuralHeadTrainer: Sendable {
         srand(UInt32(truncatingIfNeeded: seed))
         FreedMemoryReuse.enable()
         var voices = TrainingVoices(trainer: self)
+        if !voices.festivalVoices.isEmpty {
+            let start = ContinuousClock.now
+            let takes = voices.prepareFestival(phrase: phrase, others: HeadTrainingText.confusables(of: phrase) + sentences)
+            progress("festival: \(takes) takes by \(voices.festivalVoices.joined(separator: ", ")) in \((ContinuousClock.now - start).wholeSeconds) s")
+        }
         let fitted = OrderedResults<FittedMember, WakeWordBuildError>(count: members)
         let slots = DispatchSemaphore(value: max(1, concurrency))
         let group = DispatchGroup()
@@ -211,7 +233,7 @@ public struct NeuralHeadTrainer: Sendable {
         generator: inout SeededGenerator
     ) throws(WakeWordBuildError) -> FittedMember {
         let start = ContinuousClock.now
-        var streams = StreamBuilder(voices: speech.others, overlapShare: overlapShare, snrRange: snrRange)
+        var streams = StreamBuilder(voices: speech.others, overlapShare: overlapShare, snrRange: snrRange, babbleShare: babbleShare)
         var rows = TrainingRows(width: NeuralHeadWeights.inputSize)
         // Streams go through the front end as they are finished, a few at a time on every core
         // (an hour of audio is not kept; a core that another member leaves idle takes a share).
@@ -352,17 +374,41 @@ struct TrainingVoices {
     let variants: [String]
     let fliteVoices: [String]
     let fliteShare: Double
+    let festivalVoices: [String]
+    let festivalShare: Double
     private var flite: [String: [Float]] = [:]
+    /// Festival's takes of each text (``prepareFestival(phrase:others:)``).
+    private var festival: [String: [[Float]]] = [:]
 
     init(trainer: NeuralHeadTrainer) {
         languages = WakeWordClassifierTrainer.languages.filter { !trainer.heldOutLanguages.contains($0) }
         variants = (try? EspeakSynthesizer.variants()) ?? ["m1", "m3", "f1", "f3"]
         fliteVoices = FliteVoice.names.filter { !trainer.heldOutFliteVoices.contains($0) }
         fliteShare = trainer.fliteShare
+        festivalVoices = trainer.festivalVoices
+        festivalShare = trainer.festivalShare
+    }
+
+    /// Speaks the phrase in every Festival voice at five stretches, and each other text once (by
+    /// one voice in turn, at one of three stretches); returns how many takes it has.
+    mutating func prepareFestival(phrase: String, others: [String]) -> Int {
+        let stretches: [Float] = [0.8, 0.9, 1.0, 1.1, 1.25]
+        var takes = festivalVoices.flatMap { voice in stretches.map { FestivalVoices.Take(voice: voice, text: phrase, stretch: $0) } }
+        for (index, text) in others.enumerated() {
+            takes.append(.init(voice: festivalVoices[index % festivalVoices.count], text: text, stretch: stretches[1 + index % 3]))
+        }
+        takes.sort { ($0.voice, $0.text, $0.stretch) < ($1.voice, $1.text, $1.stretch) }
+        let spoken = FestivalVoices.speak(takes)
+        festival = [:]
+        for take in takes { if let samples = spoken[take] { festival[take.text, default: []].append(samples) } }
+        return spoken.count
     }
 
     /// `text` in a random voice, 16 kHz, silence trimmed; nil if the synthesiser failed.
     mutating func speak(_ text: String, generator: inout SeededGenerator) -> [Float]? {
+        if let takes = festival[text], Double.random(in: 0..<1, using: &generator) < festivalShare {
+            return takes.randomElement(using: &generator)
+        }
         if !fliteVoices.isEmpty, Double.random(in: 0..<1, using: &generator) < fliteShare {
             let voice = FliteVoice(
                 name: fliteVoices.randomElement(using: &generator)!,
@@ -397,13 +443,16 @@ struct StreamBuilder {
     var overlapShare = 0.0
     /// A stream's signal-to-noise ratio is drawn from this range, in dB.
     var snrRange: ClosedRange<Float> = 0...25
+    /// Share of the noisy streams mixed with babble (nil: every noise as often).
+    var babbleShare: Double?
     private(set) var finished: [HeadTrainingStream] = []
     private var current = HeadTrainingStream()
 
-    init(voices: [[Float]], overlapShare: Double = 0, snrRange: ClosedRange<Float> = 0...25) {
+    init(voices: [[Float]], overlapShare: Double = 0, snrRange: ClosedRange<Float> = 0...25, babbleShare: Double? = nil) {
         self.voices = voices
         self.overlapShare = overlapShare
         self.snrRange = snrRange
+        self.babbleShare = babbleShare
     }
 
     /// Adds one utterance: the phrase after silence or after other speech, sometimes followed by
@@ -463,6 +512,12 @@ struct StreamBuilder {
         current = HeadTrainingStream()
     }
 
+    private func streamNoise(generator: inout SeededGenerator) -> HeadTrainingStream.Noise {
+        guard let babbleShare else { return HeadTrainingStream.Noise.allCases.randomElement(using: &generator)! }
+        if Double.random(in: 0..<1, using: &generator) < babbleShare { return .babble }
+        return HeadTrainingStream.Noise.allCases.filter { $0 != .babble }.randomElement(using: &generator)!
+    }
+
     /// The streams finished since the last call.
     var finishedCount: Int { finished.count }
 
@@ -483,7 +538,7 @@ struct StreamBuilder {
     private mutating func finish(generator: inout SeededGenerator) {
         current.appendSilence(seconds: 0.5)
         let noise: HeadTrainingStream.Noise? = Double.random(in: 0..<1, using: &generator) < 0.1
-            ? nil : HeadTrainingStream.Noise.allCases.randomElement(using: &generator)!
+            ? nil : streamNoise(generator: &generator)
         current.finish(noise: noise, snr: Float.random(in: snrRange, using: &generator), level: Float.random(in: -40 ... -15, using: &generator),
                        voices: voices, generator: &generator)
         finished.append(current)
