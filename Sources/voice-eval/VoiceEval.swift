@@ -23,7 +23,7 @@ struct VoiceEval {
                                      [--hold-out-festival VOICE] [--festival-share F]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
                                      [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N] [--overlap SHARE]
-                                     [--snr LOW:HIGH] [--babble SHARE] [--enroll FILE|DIR ...]
+                                     [--snr LOW:HIGH] [--babble SHARE] [--weight-decay D] [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase: N
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
@@ -80,6 +80,7 @@ struct VoiceEval {
             case "--members": options.training.members = number(Int.self)
             case "--overlap": options.training.overlap = number(Double.self)
             case "--babble": options.training.babble = number(Double.self)
+            case "--weight-decay": options.training.weightDecay = number(Float.self)
             case "--jobs": options.training.jobs = number(Int.self)
             case "--snr":
                 // LOW:HIGH in dB, e.g. -3:20
@@ -209,6 +210,7 @@ struct VoiceEval {
                 if let value = t.overlap { trainer.overlapShare = min(1, max(0, value)) }
                 if let value = t.snr { trainer.snrRange = value }
                 if let value = t.babble { trainer.babbleShare = min(1, max(0, value)) }
+                if let value = t.weightDecay { trainer.weightDecay = max(0, value) }
                 if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
@@ -273,6 +275,7 @@ struct VoiceEval {
         var overlap: Double?
         var snr: ClosedRange<Float>?
         var babble: Double?
+        var weightDecay: Float?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }

@@ -30,6 +30,8 @@ public struct NeuralHeadTrainer: Sendable {
     /// Voices per confusable.
     public var confusableRepeats: Int
     public var hiddenUnits: Int
+    /// L2 weight decay on the hidden layer.
+    public var weightDecay: Float = 1e-3
     public var epochs: Int
     /// Epochs on the positives and the hardest tenth of the negatives, after `epochs`.
     public var miningEpochs: Int
@@ -112,6 +114,7 @@ public struct NeuralHeadTrainer: Sendable {
             + (overlapShare > 0 ? " overlap \(overlapShare)" : "")
             + (snrRange != 0...25 ? " snr \(snrRange)" : "")
             + (babbleShare.map { " babble \($0)" } ?? "") + festival
+            + (weightDecay != 1e-3 ? " decay \(weightDecay)" : "")
     }
 
     /// The Festival voices training draws on: those installed, less the held-out ones.
@@ -323,7 +326,7 @@ public struct NeuralHeadTrainer: Sendable {
     /// No operating shift: ``train(phrase:progress:makeFeatures:)`` applies it to the whole.
     func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> NeuralHeadWeights {
         let trainer = BalancedMLPTrainer(settings: .init(
-            hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.85, weightDecay: 1e-3,
+            hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.85, weightDecay: weightDecay,
             negativeWeight: negativeWeight, miningEpochs: miningEpochs, hardNegativeFraction: 0.1))
         let result = trainer.fit(rows, generator: &generator)
         let (weights, bias) = result.foldedHiddenLayer()
