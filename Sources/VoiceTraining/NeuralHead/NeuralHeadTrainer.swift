@@ -138,7 +138,9 @@ public struct NeuralHeadTrainer: Sendable {
         srand(UInt32(truncatingIfNeeded: seed))
         FreedMemoryReuse.enable()
         var voices = TrainingVoices(trainer: self)
-        if !voices.festivalVoices.isEmpty {
+        if festivalShare > 0, voices.festivalVoices.isEmpty {
+            progress("festival: no Festival voice installed (scripts/bootstrap installs festival and festvox-*), training without")
+        } else if !voices.festivalVoices.isEmpty {
             let start = ContinuousClock.now
             let takes = voices.prepareFestival(phrase: phrase, others: HeadTrainingText.confusables(of: phrase) + sentences)
             progress("festival: \(takes) takes by \(voices.festivalVoices.joined(separator: ", ")) in \((ContinuousClock.now - start).wholeSeconds) s")
