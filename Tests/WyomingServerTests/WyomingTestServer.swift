@@ -18,8 +18,18 @@ struct WyomingTestServer {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let wakeSample = root + "/samples/hey-glasses-what-time.wav"
 
+    /// dtw's "hey glasses" templates, without the phrase classifier (these tests are about the
+    /// protocol; the classifier takes minutes to train in a debug build on an empty cache), built
+    /// once in a scratch folder.
+    static let templates: Result<WakeWordModel, WakeWordBuildError> = {
+        let scratch = NSTemporaryDirectory() + "wyoming-tests-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let builder = WakeWordTemplateBuilder(voices: WakeWordTemplateBuilder.defaultVoices, cacheDirectory: scratch, classifierTrainer: nil)
+        return Result { () throws(WakeWordBuildError) in try builder.model(for: "hey glasses") }
+    }()
+
     static func engine(_ choice: WakeEngineChoice) throws -> WakeWordEngine {
-        let models = choice.isNeural ? [] : [try WakeWordTemplateBuilder().model(for: "hey glasses")]
+        let models = choice.isNeural ? [] : [try templates.get()]
         return WakeWordEngine(words: [.init(name: "hey_glasses", phrase: "hey glasses")]) {
             try choice.makeScorer(models: { models }, configuration: WakeWordConfiguration())
         }
