@@ -48,11 +48,9 @@ struct NeuralScorerTests {
     /// template matcher hears the voice stage's canceller.
     @Test func theNeuralEngineAsksForItsOwnLinearEchoFilter() throws {
         #expect(try VoicePipeline(scorer: Self.scorer()).wakeWantsLinearEchoFilter)
-        // Templates from one voice, no classifier, in a scratch cache: which filter it asks for
-        // does not depend on how good the model is, and the full model takes minutes in debug.
-        let scratch = NSTemporaryDirectory() + "neural-scorer-tests-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let builder = WakeWordTemplateBuilder(voices: Array(WakeWordTemplateBuilder.defaultVoices.prefix(1)), cacheDirectory: scratch, classifierTrainer: nil)
+        // Templates from one voice, no classifier, no cache: which filter it asks for does not
+        // depend on how good the model is, and the full model takes minutes in debug.
+        let builder = WakeWordTemplateBuilder(voices: Array(WakeWordTemplateBuilder.defaultVoices.prefix(1)), cacheDirectory: nil, classifierTrainer: nil)
         let templates = try WakeWordDetector(models: [builder.model(for: "hey glasses")], configuration: WakeWordConfiguration())
         #expect(!(try VoicePipeline(scorer: templates)).wakeWantsLinearEchoFilter)
         #expect(!(try VoicePipeline(scorer: nil)).wakeWantsLinearEchoFilter)

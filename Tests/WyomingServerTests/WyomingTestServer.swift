@@ -20,13 +20,10 @@ struct WyomingTestServer {
 
     /// dtw's "hey glasses" templates, without the phrase classifier (these tests are about the
     /// protocol; the classifier takes minutes to train in a debug build on an empty cache), built
-    /// once in a scratch folder.
-    static let templates: Result<WakeWordModel, WakeWordBuildError> = {
-        let scratch = NSTemporaryDirectory() + "wyoming-tests-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let builder = WakeWordTemplateBuilder(voices: WakeWordTemplateBuilder.defaultVoices, cacheDirectory: scratch, classifierTrainer: nil)
-        return Result { () throws(WakeWordBuildError) in try builder.model(for: "hey glasses") }
-    }()
+    /// once, not cached.
+    static let templates = Result { () throws(WakeWordBuildError) in
+        try WakeWordTemplateBuilder(cacheDirectory: nil, classifierTrainer: nil).model(for: "hey glasses")
+    }
 
     static func engine(_ choice: WakeEngineChoice) throws -> WakeWordEngine {
         let models = choice.isNeural ? [] : [try templates.get()]
