@@ -48,14 +48,35 @@ enum EspeakEngine {
         }
     }
 
-    /// Speaks `text` with `voice` and returns 16-bit samples at the library's rate.
-    static func synthesize(_ text: String, voice: EspeakVoice) throws(SpeechError) -> (samples: [Int16], rate: Int) {
+    /// Speaks `text` with `voice` and returns 16-bit samples at the library's rate; with
+    /// `phonemeInput`, text inside `[[ ]]` is read as phoneme mnemonics.
+    static func synthesize(_ text: String, voice: EspeakVoice, phonemeInput: Bool = false) throws(SpeechError) -> (samples: [Int16], rate: Int) {
         var samples: [Int16] = []
-        let rate = try synthesize(text, voice: voice) { chunk in
+        let rate = try synthesize(text, voice: voice, phonemeInput: phonemeInput) { chunk in
             samples += chunk
             return true
         }
         return (samples, rate)
+    }
+
+    /// `text` as espeak-ng's phoneme mnemonics for `voice`'s language (what `espeak-ng -x`
+    /// prints; clauses joined by spaces). Synthesising them inside `[[ ]]` speaks them.
+    static func phonemes(_ text: String, voice: EspeakVoice) throws(SpeechError) -> String {
+        try shared.withLock { state throws(SpeechError) in
+            _ = try initialize(&state)
+            try check(espeak_SetVoiceByName(voice.identifier), voice.identifier)
+            var clauses: [String] = []
+            Array(text.utf8CString).withUnsafeBufferPointer { buffer in
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress!)
+                while let start = cursor, clauses.count < 1000 {
+                    guard let phonemes = espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, 0) else { break }
+                    let clause = String(cString: phonemes).trimmingCharacters(in: .whitespaces)
+                    if !clause.isEmpty { clauses.append(clause) }
+                    if cursor == start { break }
+                }
+            }
+            return clauses.joined(separator: " ")
+        }
     }
 
     /// The library's output rate (initialising it if needed).
@@ -65,7 +86,9 @@ enum EspeakEngine {
 
     /// Speaks `text`, handing each chunk (about 20 ms) to `onChunk` as it is made; `onChunk`
     /// returns `false` to stop. Returns the library's rate.
-    static func synthesize(_ text: String, voice: EspeakVoice, volume: Int = 100, onChunk: @escaping ([Int16]) -> Bool)
+    static func synthesize(
+        _ text: String, voice: EspeakVoice, volume: Int = 100, phonemeInput: Bool = false, onChunk: @escaping ([Int16]) -> Bool
+    )
         throws(SpeechError) -> Int
     {
         try shared.withLock { state throws(SpeechError) in
@@ -81,7 +104,8 @@ enum EspeakEngine {
             let status = withExtendedLifetime(collector) {
                 bytes.withUnsafeMutableBufferPointer { buffer in
                     espeak_Synth(
-                        buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
+                        buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0,
+                        UInt32(espeakCHARS_UTF8) | (phonemeInput ? UInt32(espeakPHONEMES) : 0), nil, context)
                 }
             }
             try check(status, "speak \"\(text)\"")

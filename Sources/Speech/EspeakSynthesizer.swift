@@ -6,14 +6,23 @@ public import AudioCore
 /// wait for each other on one lock (see `EspeakEngine`). Each call sets the voice, rate and
 /// pitch afresh, so callers never see each other's settings.
 public enum EspeakSynthesizer {
-    /// Speaks `text` and returns mono float samples at espeak-ng's native rate (22050 Hz).
-    public static func synthesize(_ text: String, voice: EspeakVoice = EspeakVoice()) throws(SpeechError) -> AudioBuffer {
+    /// Speaks `text` and returns mono float samples at espeak-ng's native rate (22050 Hz). With
+    /// `phonemeInput`, text inside `[[ ]]` is read as phoneme mnemonics (``phonemes(_:voice:)``).
+    public static func synthesize(_ text: String, voice: EspeakVoice = EspeakVoice(), phonemeInput: Bool = false) throws(SpeechError) -> AudioBuffer {
         guard !text.allSatisfy(\.isWhitespace) else { throw .invalidParameter("text is empty") }
         try voice.validate()
-        let (samples, rate) = try EspeakEngine.synthesize(text, voice: voice)
+        let (samples, rate) = try EspeakEngine.synthesize(text, voice: voice, phonemeInput: phonemeInput)
         return AudioBuffer(
             format: PCMFormat(encoding: .s16le, sampleRate: rate, channels: 1),
             samples: samples.map { Float($0) / 32768 })
+    }
+
+    /// `text` as espeak-ng's phoneme mnemonics in `voice`'s language (`espeak-ng -x`), e.g.
+    /// "h'eI gl'aasI2z"; `synthesize("[[" + phonemes + "]]", voice:, phonemeInput: true)` speaks them.
+    public static func phonemes(_ text: String, voice: EspeakVoice = EspeakVoice()) throws(SpeechError) -> String {
+        guard !text.allSatisfy(\.isWhitespace) else { throw .invalidParameter("text is empty") }
+        try voice.validate()
+        return try EspeakEngine.phonemes(text, voice: voice)
     }
 
     /// The installed variants ("f1"…"f5", "m1"…"m8", "klatt"…, named ones), sorted.

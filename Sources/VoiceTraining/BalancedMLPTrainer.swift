@@ -27,6 +27,9 @@ struct BalancedMLPTrainer {
         /// negatives the network then scores highest (`hardNegativeFraction` of them).
         var miningEpochs: Int = 0
         var hardNegativeFraction: Double = 0.1
+        /// Share of each training row's standardised values set to their mean (0) in every
+        /// batch, the rest scaled up to match (``InputDropoutMasks``); 0: none.
+        var inputDropout: Float = 0
     }
 
     /// The trained network and the standardisation its inputs need.
@@ -86,11 +89,14 @@ struct BalancedMLPTrainer {
             ], inputs: inputs, mean: mean, scale: scale)
         var optimizer = Adam(parameters: network.parameters, learningRate: settings.learningRate, weightDecay: settings.weightDecay)
         var order = Array(all.indices)
+        let dropout = settings.inputDropout > 0
+            ? InputDropoutMasks(rate: min(settings.inputDropout, 0.9), width: inputs, generator: &generator) : nil
         let weights = labels.map { $0 > 0.5 ? positiveWeight : settings.negativeWeight }
         rows.values.withUnsafeBufferPointer { values in
             for _ in 0..<settings.epochs {
                 order.shuffle(using: &generator)
-                network.epoch(order, offsets: all, labels: labels, weights: weights, values: values, optimizer: &optimizer)
+                network.epoch(order, offsets: all, labels: labels, weights: weights, values: values, optimizer: &optimizer,
+                              dropout: dropout, generator: &generator)
                 optimizer.learningRate *= settings.learningRateDecay
             }
             guard settings.miningEpochs > 0, !rows.negatives.isEmpty else { return }
@@ -105,7 +111,8 @@ struct BalancedMLPTrainer {
             for index in hard { minedWeights[index] = settings.negativeWeight }
             for _ in 0..<settings.miningEpochs {
                 mined.shuffle(using: &generator)
-                network.epoch(mined, offsets: all, labels: labels, weights: minedWeights, values: values, optimizer: &optimizer)
+                network.epoch(mined, offsets: all, labels: labels, weights: minedWeights, values: values, optimizer: &optimizer,
+                              dropout: dropout, generator: &generator)
                 optimizer.learningRate *= settings.learningRateDecay
             }
         }
@@ -145,7 +152,7 @@ struct BalancedMLPTrainer {
         /// One pass over `order` (indices into `offsets`) in batches of 32.
         mutating func epoch(
             _ order: [Int], offsets: [Int], labels: [Float], weights: [Float], values: UnsafeBufferPointer<Float>,
-            optimizer: inout Adam
+            optimizer: inout Adam, dropout: InputDropoutMasks?, generator: inout SeededGenerator
         ) {
             let batch = 32
             let (inputs, hidden) = (self.inputs, self.hidden)
@@ -155,7 +162,9 @@ struct BalancedMLPTrainer {
             var gradients = parameters.map { [Float](repeating: 0, count: $0.count) }
             for batchStart in stride(from: 0, to: order.count, by: batch) {
                 let members = order[batchStart..<min(order.count, batchStart + batch)]
-                let logits = forward.logits(members.lazy.map { offsets[$0] }, values: values, input: &input, activation: &activation)
+                let logits = forward.logits(members.lazy.map { offsets[$0] }, values: values, input: &input, activation: &activation) { rows, count in
+                    dropout?.apply(to: rows, count: count, generator: &generator)
+                }
                 for layer in 1..<gradients.count { gradients[layer].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
                 for (row, sample) in members.enumerated() {
                     let probability = 1 / (1 + expf(-logits[row]))

@@ -16,9 +16,11 @@ struct BatchedForward {
     var hidden: Int { hiddenBias.count }
 
     /// The rows at `offsets`, one after another in `input`; their hidden activations (rows ×
-    /// hidden) in `activation`; returns their logits.
+    /// hidden) in `activation`; returns their logits. `alter` may change the rows once they are
+    /// read and standardised, before they go through (the trainer's input dropout).
     func logits(
-        _ offsets: some Collection<Int>, values: UnsafeBufferPointer<Float>, input: inout [Float], activation: inout [Float]
+        _ offsets: some Collection<Int>, values: UnsafeBufferPointer<Float>, input: inout [Float], activation: inout [Float],
+        alter: (_ rows: UnsafeMutableBufferPointer<Float>, _ count: Int) -> Void = { _, _ in }
     ) -> [Float] {
         let (width, hidden, count) = (self.width, self.hidden, offsets.count)
         input.withUnsafeMutableBufferPointer { x in
@@ -30,6 +32,7 @@ struct BatchedForward {
                     target.update(from: source, count: width)
                 }
             }
+            alter(x, count)
         }
         input.withUnsafeBufferPointer { x in
             hiddenWeights.withUnsafeBufferPointer { weights in

@@ -23,7 +23,9 @@ struct VoiceEval {
                                      [--hold-out-festival VOICE] [--festival-share F]
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
                                      [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N] [--overlap SHARE]
-                                     [--snr LOW:HIGH] [--babble SHARE] [--weight-decay D] [--enroll FILE|DIR ...]
+                                     [--snr LOW:HIGH] [--babble SHARE] [--weight-decay D] [--input-dropout P]
+                                     [--vowel-shift SHARE]
+                                     [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase: N
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
@@ -81,6 +83,8 @@ struct VoiceEval {
             case "--overlap": options.training.overlap = number(Double.self)
             case "--babble": options.training.babble = number(Double.self)
             case "--weight-decay": options.training.weightDecay = number(Float.self)
+            case "--input-dropout": options.training.inputDropout = number(Float.self)
+            case "--vowel-shift": options.training.vowelShift = number(Double.self)
             case "--jobs": options.training.jobs = number(Int.self)
             case "--snr":
                 // LOW:HIGH in dB, e.g. -3:20
@@ -211,6 +215,8 @@ struct VoiceEval {
                 if let value = t.snr { trainer.snrRange = value }
                 if let value = t.babble { trainer.babbleShare = min(1, max(0, value)) }
                 if let value = t.weightDecay { trainer.weightDecay = max(0, value) }
+                if let value = t.inputDropout { trainer.inputDropout = min(0.9, max(0, value)) }
+                if let value = t.vowelShift { trainer.vowelShiftShare = min(1, max(0, value)) }
                 if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
@@ -276,6 +282,8 @@ struct VoiceEval {
         var snr: ClosedRange<Float>?
         var babble: Double?
         var weightDecay: Float?
+        var inputDropout: Float?
+        var vowelShift: Double?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }

@@ -1,6 +1,7 @@
 import Foundation
 import AudioCore
 import OpenWakeWord
+import Speech
 import Testing
 import TestKit
 @testable import VoiceTraining
@@ -84,6 +85,43 @@ struct HeadTrainingDataTests {
         let confusables = HeadTrainingText.confusables(of: "hey glasses")
         #expect(!confusables.contains("hey glasses"))
         for expected in ["hey classes", "my glasses", "hey glass", "glasses", "hey there"] { #expect(confusables.contains(expected)) }
+    }
+
+    /// Vowels move to their neighbours; consonants, stress marks and word breaks stay, and a
+    /// diphthong is read as one vowel ("aI" is never split into "a" + "I").
+    @Test func vowelShiftMovesVowelsOnly() {
+        var generator = SeededGenerator(seed: 4)
+        let phrase = "h'eI gl'aasI2z"
+        var seen: Set<String> = []
+        for _ in 0..<200 {
+            let shifted = VowelShift.shifted(phrase, share: 0.5, generator: &generator)
+            seen.insert(shifted)
+            #expect(shifted.hasPrefix("h'"), "\(shifted)")
+            #expect(shifted.contains(" gl'"), "\(shifted)")
+            #expect(shifted.hasSuffix("z"), "\(shifted)")
+        }
+        #expect(seen.contains(phrase))
+        #expect(seen.contains("h'E gl'aasI2z"))
+        #expect(seen.contains("h'eI gl'A:sI2z"))
+        #expect(seen.count > 10)
+        // share 0 keeps every vowel; a diphthong with no neighbours stays whole.
+        #expect(VowelShift.shifted(phrase, share: 0, generator: &generator) == phrase)
+        for _ in 0..<50 { #expect(VowelShift.shifted("m'aI@", share: 1, generator: &generator) == "m'aI@") }
+        for _ in 0..<50 { #expect(["m'aI", "m'a", "m'OI"].contains(VowelShift.shifted("m'aI", share: 1, generator: &generator))) }
+    }
+
+    /// espeak-ng's phonemes for a phrase, as `espeak-ng -x` prints them, speak the phrase again
+    /// inside [[ ]].
+    @Test func espeakPhonemesSpeakThePhrase() throws {
+        let phonemes = try EspeakSynthesizer.phonemes("hey glasses", voice: EspeakVoice(name: "en"))
+        #expect(phonemes == "h'eI gl'aasI2z")
+        let text = try EspeakSynthesizer.synthesize("hey glasses", voice: EspeakVoice(name: "en"))
+        let spoken = try EspeakSynthesizer.synthesize("[[" + phonemes + "]]", voice: EspeakVoice(name: "en"), phonemeInput: true)
+        #expect(abs(spoken.samples.count - text.samples.count) < text.samples.count / 10, "\(spoken.samples.count) vs \(text.samples.count)")
+        // Without phoneme input the brackets and mnemonics are read out as text: much longer.
+        let literal = try EspeakSynthesizer.synthesize("[[" + phonemes + "]]", voice: EspeakVoice(name: "en"))
+        #expect(literal.samples.count > text.samples.count * 3 / 2, "\(literal.samples.count) vs \(text.samples.count)")
+        #expect(throws: SpeechError.self) { try EspeakSynthesizer.phonemes("   ") }
     }
 
     @Test func enrollmentRecordingsJoinTheTrainingAndChangeTheHead() throws {

@@ -26,7 +26,8 @@ struct NeuralHeadTrainerTests {
 
     /// A setting that is not a number stops `train-head` before any work, naming the flag and
     /// the value (it used to fall back to the default without a word).
-    @Test(arguments: [["--members", "four"], ["--jobs", "2x"], ["--epochs", "1.5"], ["--seed", "-3"], ["--flite-share", "most"]])
+    @Test(arguments: [["--members", "four"], ["--jobs", "2x"], ["--epochs", "1.5"], ["--seed", "-3"], ["--flite-share", "most"],
+                            ["--input-dropout", "some"]])
     func aSettingThatIsNotANumberIsRefusedByName(_ setting: [String]) throws {
         let result = try Run.command(Run.productPath("voice-eval"), ["train-head", "--keyword", "hey jarvis", "--no-cache"] + setting)
         #expect(result.status == 2)
@@ -66,6 +67,44 @@ struct NeuralHeadTrainerTests {
         }
         #expect(fit(1) == fit(1))
         #expect(fit(1) != fit(2))
+    }
+
+    /// Input dropout's masks: about `rate` of a row's values set to 0, the rest scaled by
+    /// 1 / (1 − rate) so a row keeps its expected value; the same draws for the same seed.
+    @Test func inputDropoutZeroesItsShareAndScalesTheRest() {
+        func masked(_ seed: UInt64) -> [Float] {
+            var generator = SeededGenerator(seed: seed)
+            let masks = InputDropoutMasks(rate: 0.25, width: 1536, generator: &generator)
+            var rows = [Float](repeating: 1, count: 1536 * 64)
+            rows.withUnsafeMutableBufferPointer { masks.apply(to: $0, count: 64, generator: &generator) }
+            return rows
+        }
+        let rows = masked(7)
+        let zeroes = rows.count { $0 == 0 }
+        #expect(abs(Double(zeroes) / Double(rows.count) - 0.25) < 0.02, "\(zeroes) of \(rows.count)")
+        #expect(rows.allSatisfy { $0 == 0 || abs($0 - 1 / 0.75) < 1e-6 })
+        #expect(masked(7) == rows)
+        #expect(masked(8) != rows)
+    }
+
+    /// A fit with input dropout still separates what it can (positives shifted up in every
+    /// value), and is another fit than without it.
+    @Test func aFitWithInputDropoutStillSeparatesTheClasses() {
+        var data = SeededGenerator(seed: 5)
+        var examples = NeuralHeadTrainer.Examples()
+        for _ in 0..<40 { examples.positives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() + 0.5 }) }
+        for _ in 0..<80 { examples.negatives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() }) }
+        var trainer = NeuralHeadTrainer(seed: 3, hiddenUnits: 4, epochs: 3)
+        var generator = SeededGenerator(seed: 1)
+        let plain = trainer.fit(examples, generator: &generator)
+        trainer.inputDropout = 0.3
+        generator = SeededGenerator(seed: 1)
+        let dropped = trainer.fit(examples, generator: &generator)
+        #expect(dropped.tflite(description: "x") != plain.tflite(description: "x"))
+        let rows = TrainingRows(examples, width: NeuralHeadWeights.inputSize)
+        let positives = dropped.logits(rows.values, offsets: rows.positives)
+        let negatives = dropped.logits(rows.values, offsets: rows.negatives)
+        #expect(positives.min()! > negatives.max()!, "positives \(positives.min()!), negatives \(negatives.max()!)")
     }
 
     /// (Another seed giving another head is checked on the fit alone, above.) Two members fitted

@@ -32,6 +32,9 @@ public struct NeuralHeadTrainer: Sendable {
     public var hiddenUnits: Int
     /// L2 weight decay on the hidden layer.
     public var weightDecay: Float = 1e-3
+    /// Share of a training window's standardised values dropped in each batch (input dropout,
+    /// ``InputDropoutMasks``); 0: none.
+    public var inputDropout: Float = 0
     public var epochs: Int
     /// Epochs on the positives and the hardest tenth of the negatives, after `epochs`.
     public var miningEpochs: Int
@@ -52,6 +55,10 @@ public struct NeuralHeadTrainer: Sendable {
     /// and by how much.
     public var speedShare: Float = 0.8
     public var speedRange: ClosedRange<Float> = 0.82...1.2
+    /// Share of espeak-ng's utterances of the phrase said in an accent none of its voices has:
+    /// the phrase's phonemes with each vowel moved to a neighbour half the time (``VowelShift``).
+    /// 0: none.
+    public var vowelShiftShare: Double = 0
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
     public var fliteShare: Double
     /// Share of the utterances spoken by Festival's voices, when they are installed
@@ -117,6 +124,8 @@ public struct NeuralHeadTrainer: Sendable {
             + (snrRange != 0...25 ? " snr \(snrRange)" : "")
             + (babbleShare.map { " babble \($0)" } ?? "") + festival
             + (weightDecay != 1e-3 ? " decay \(weightDecay)" : "")
+            + (inputDropout > 0 ? " dropout \(inputDropout)" : "")
+            + (vowelShiftShare > 0 ? " vowels \(vowelShiftShare)" : "")
     }
 
     /// The Festival voices training draws on: those installed, less the held-out ones.
@@ -223,7 +232,7 @@ public struct NeuralHeadTrainer: Sendable {
         }
         guard !speech.others.isEmpty else { throw .voice(.noTemplates("\(phrase) (no ordinary speech could be synthesised)")) }
         for _ in 0..<positiveCount {
-            if let clean = voices.speak(phrase, generator: &generator) { speech.phrases.append(clean) }
+            if let clean = voices.speak(phrase, vowelShiftShare: vowelShiftShare, generator: &generator) { speech.phrases.append(clean) }
         }
         for recording in enrollment {
             let clean = SpeechAugmentation.trimmed(recording)
@@ -331,7 +340,7 @@ public struct NeuralHeadTrainer: Sendable {
     func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> NeuralHeadWeights {
         let trainer = BalancedMLPTrainer(settings: .init(
             hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.002, learningRateDecay: 0.85, weightDecay: weightDecay,
-            negativeWeight: negativeWeight, miningEpochs: miningEpochs, hardNegativeFraction: 0.1))
+            negativeWeight: negativeWeight, miningEpochs: miningEpochs, hardNegativeFraction: 0.1, inputDropout: inputDropout))
         let result = trainer.fit(rows, generator: &generator)
         let (weights, bias) = result.foldedHiddenLayer()
         return NeuralHeadWeights(hiddenWeights: weights, hiddenBias: bias, outputWeights: result.outputWeights, outputBias: result.outputBias)
@@ -412,7 +421,8 @@ struct TrainingVoices {
     }
 
     /// `text` in a random voice, 16 kHz, silence trimmed; nil if the synthesiser failed.
-    mutating func speak(_ text: String, generator: inout SeededGenerator) -> [Float]? {
+    /// `vowelShiftShare` of espeak-ng's utterances have their vowels moved (``VowelShift``).
+    mutating func speak(_ text: String, vowelShiftShare: Double = 0, generator: inout SeededGenerator) -> [Float]? {
         if let takes = festival[text], Double.random(in: 0..<1, using: &generator) < festivalShare {
             return takes.randomElement(using: &generator)
         }
@@ -433,7 +443,12 @@ struct TrainingVoices {
             variant: Bool.random(using: &generator) ? nil : variants.randomElement(using: &generator),
             rate: Int.random(in: 110...230, using: &generator), pitch: Int.random(in: 10...90, using: &generator),
             pitchRange: Int.random(in: 10...90, using: &generator))
-        guard let speech = try? EspeakSynthesizer.synthesize(text, voice: voice),
+        var spoken = text
+        if vowelShiftShare > 0, Double.random(in: 0..<1, using: &generator) < vowelShiftShare,
+           let phonemes = try? EspeakSynthesizer.phonemes(text, voice: voice), !phonemes.isEmpty {
+            spoken = "[[" + VowelShift.shifted(phonemes, share: 0.5, generator: &generator) + "]]"
+        }
+        guard let speech = try? EspeakSynthesizer.synthesize(spoken, voice: voice, phonemeInput: spoken != text),
               let resampled = try? Resampler.resample(speech, to: SpeechAugmentation.rate)
         else { return nil }
         let clean = SpeechAugmentation.trimmed(resampled.samples)
