@@ -52,14 +52,20 @@ struct NeuralHeadTrainerTests {
         return try features.process(samples).map { try head.score($0.values) }.max() ?? 0
     }
 
-    /// The fit alone, on fixed examples: the same seed gives the same bytes, another seed others.
-    /// (Whole trainings repeat exactly across processes, `voice-eval train-head` twice; two in
-    /// one process can differ: libespeak-ng keeps state between syntheses.)
-    @Test func sameSeedSameFit() {
+    /// 40 positives and 80 negatives of random values, the positives shifted up by 0.5 in every value.
+    static func separableExamples() -> NeuralHeadTrainer.Examples {
         var data = SeededGenerator(seed: 5)
         var examples = NeuralHeadTrainer.Examples()
         for _ in 0..<40 { examples.positives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() + 0.5 }) }
         for _ in 0..<80 { examples.negatives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() }) }
+        return examples
+    }
+
+    /// The fit alone, on fixed examples: the same seed gives the same bytes, another seed others.
+    /// (Whole trainings repeat exactly across processes, `voice-eval train-head` twice; two in
+    /// one process can differ: libespeak-ng keeps state between syntheses.)
+    @Test func sameSeedSameFit() {
+        let examples = Self.separableExamples()
         let trainer = NeuralHeadTrainer(seed: 3, hiddenUnits: 4, epochs: 3)
         func fit(_ seed: UInt64) -> [UInt8] {
             var generator = SeededGenerator(seed: seed)
@@ -90,10 +96,7 @@ struct NeuralHeadTrainerTests {
     /// A fit with input dropout still separates what it can (positives shifted up in every
     /// value), and is another fit than without it.
     @Test func aFitWithInputDropoutStillSeparatesTheClasses() {
-        var data = SeededGenerator(seed: 5)
-        var examples = NeuralHeadTrainer.Examples()
-        for _ in 0..<40 { examples.positives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() + 0.5 }) }
-        for _ in 0..<80 { examples.negatives.append((0..<NeuralHeadWeights.inputSize).map { _ in data.gaussian() }) }
+        let examples = Self.separableExamples()
         var trainer = NeuralHeadTrainer(seed: 3, hiddenUnits: 4, epochs: 3)
         var generator = SeededGenerator(seed: 1)
         let plain = trainer.fit(examples, generator: &generator)
