@@ -38,6 +38,14 @@ enum EspeakEngine {
         return Int(rate)
     }
 
+    /// Initialises the library if needed and selects `voice` (language and variant); returns the
+    /// library's rate. The start of every call that speaks or reads text.
+    static func select(_ voice: EspeakVoice, _ state: inout State) throws(SpeechError) -> Int {
+        let rate = try initialize(&state)
+        try check(espeak_SetVoiceByName(voice.identifier), voice.identifier)
+        return rate
+    }
+
     /// Checks an espeak_ERROR: the single place status codes become Swift errors.
     static func check(_ status: espeak_ERROR, _ attempted: @autoclosure () -> String) throws(SpeechError) {
         switch status {
@@ -63,8 +71,7 @@ enum EspeakEngine {
     /// prints; clauses joined by spaces). Synthesising them inside `[[ ]]` speaks them.
     static func phonemes(_ text: String, voice: EspeakVoice) throws(SpeechError) -> String {
         try shared.withLock { state throws(SpeechError) in
-            _ = try initialize(&state)
-            try check(espeak_SetVoiceByName(voice.identifier), voice.identifier)
+            _ = try select(voice, &state)
             var clauses: [String] = []
             Array(text.utf8CString).withUnsafeBufferPointer { buffer in
                 var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress!)
@@ -92,8 +99,7 @@ enum EspeakEngine {
         throws(SpeechError) -> Int
     {
         try shared.withLock { state throws(SpeechError) in
-            let rate = try initialize(&state)
-            try check(espeak_SetVoiceByName(voice.identifier), voice.identifier)
+            let rate = try select(voice, &state)
             try check(espeak_SetParameter(espeakRATE, Int32(voice.rate), 0), "set rate \(voice.rate)")
             try check(espeak_SetParameter(espeakPITCH, Int32(voice.pitch), 0), "set pitch \(voice.pitch)")
             try check(espeak_SetParameter(espeakRANGE, Int32(voice.pitchRange), 0), "set range \(voice.pitchRange)")

@@ -443,12 +443,12 @@ struct TrainingVoices {
             variant: Bool.random(using: &generator) ? nil : variants.randomElement(using: &generator),
             rate: Int.random(in: 110...230, using: &generator), pitch: Int.random(in: 10...90, using: &generator),
             pitchRange: Int.random(in: 10...90, using: &generator))
-        var spoken = text
+        var (spoken, asPhonemes) = (text, false)
         if vowelShiftShare > 0, Double.random(in: 0..<1, using: &generator) < vowelShiftShare,
            let phonemes = try? EspeakSynthesizer.phonemes(text, voice: voice), !phonemes.isEmpty {
-            spoken = "[[" + VowelShift.shifted(phonemes, share: 0.5, generator: &generator) + "]]"
+            (spoken, asPhonemes) = ("[[" + VowelShift.shifted(phonemes, share: 0.5, generator: &generator) + "]]", true)
         }
-        guard let speech = try? EspeakSynthesizer.synthesize(spoken, voice: voice, phonemeInput: spoken != text),
+        guard let speech = try? EspeakSynthesizer.synthesize(spoken, voice: voice, phonemeInput: asPhonemes),
               let resampled = try? Resampler.resample(speech, to: SpeechAugmentation.rate)
         else { return nil }
         let clean = SpeechAugmentation.trimmed(resampled.samples)
