@@ -2,7 +2,7 @@
 .PHONY: demo test bench build clean install install-built uninstall fuzz
 
 # Where `make install` puts things, the Debian way: $(PREFIX)/bin and
-# $(PREFIX)/share/glasses-audio/{profiles,samples}. DESTDIR stages a package.
+# $(PREFIX)/share/glasses-audio/{profiles,samples,models}. DESTDIR stages a package.
 PREFIX ?= /usr/local
 CONFIGURATION ?= release
 # The folder holding the built executables (default: SwiftPM's for CONFIGURATION).
@@ -34,11 +34,12 @@ install:
 
 # Installs executables that are already built (from BINDIR) with the data they look for.
 install-built:
-	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/profiles $(DATADIR)/samples
+	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/profiles $(DATADIR)/samples $(DATADIR)/models
 	install -m 755 $(BINDIR)/glasses-audio $(BINDIR)/glasses-emulator $(BINDIR)/glasses-audiod $(DESTDIR)$(PREFIX)/bin/
 	if [ -f $(BINDIR)/libBlueALSAHCIShim.so ]; then install -d $(DESTDIR)$(PREFIX)/lib/glasses-audio && install -m 644 $(BINDIR)/libBlueALSAHCIShim.so $(DESTDIR)$(PREFIX)/lib/glasses-audio/; fi
 	install -m 644 profiles/*.yaml $(DATADIR)/profiles/
 	install -m 644 samples/*.wav $(DATADIR)/samples/
+	cp -R models/heads $(DATADIR)/models/ && chmod -R a+rX $(DATADIR)/models
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/glasses-audio $(DESTDIR)$(PREFIX)/bin/glasses-emulator $(DESTDIR)$(PREFIX)/bin/glasses-audiod

@@ -25,18 +25,18 @@ let package = Package(
         .library(name: "BlueALSAHCIShim", type: .dynamic, targets: ["BlueALSAHCIShim"]),
     ],
     dependencies: [
-        .package(url: "https://gh.hhj520.top/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://gh.hhj520.top/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://gh.hhj520.top/jpsim/Yams", from: "5.0.1"),
-        .package(url: "https://gh.hhj520.top/swift-server/swift-service-lifecycle", from: "2.6.0"),
-        .package(url: "https://gh.hhj520.top/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // glasses-audiod (issue 11): HTTP API, store, metrics; the WebSocket API is the Wyoming part's.
-        .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://gh.hhj520.top/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-        .package(url: "https://gh.hhj520.top/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://gh.hhj520.top/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://gh.hhj520.top/apple/swift-metrics", from: "2.5.0"),
-        .package(url: "https://gh.hhj520.top/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // libpulse.pc adds -D_REENTRANT/-pthread, which SwiftPM refuses; its headers need no flags.
@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
-            dependencies: ["Routing", .product(name: "Yams", package: "Yams")],
+            dependencies: ["Routing", "AudioCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         .target(
             name: "AudioBackend",
@@ -149,7 +149,13 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
-        .testTarget(name: "AssistantServiceTests", dependencies: ["AssistantService", "AudioCore", "Speech"], swiftSettings: strict),
+        .testTarget(
+            name: "AssistantServiceTests",
+            dependencies: [
+                "AssistantService", "Assistant", "AudioBackend", "AudioCore", "DeviceProfiles", "RouteService", "Routing", "Simulator",
+                "Speech", "Voice", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
@@ -220,7 +226,7 @@ let package = Package(
         .executableTarget(
             name: "FoldBench",
             dependencies: [
-                "BluezBackend", "RouteService", "GlassesEmulator", "PulseBackend", "AudioBackend", "Routing", "DeviceProfiles",
+                "BluezBackend", "RouteService", "GlassesEmulator", "PulseBackend", "AudioBackend", "Routing", "DeviceProfiles", "AudioCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/FoldBench", swiftSettings: strict),

@@ -1,5 +1,5 @@
 public import Routing
-public import Voice
+import Voice
 
 /// One voice round trip as a pure state machine: trigger → route → wake word → command →
 /// backend → reply → listen again (voiceFirst) or let the route go (mediaFirst). Inputs in,
@@ -127,6 +127,7 @@ public struct Assistant: Sendable {
     private mutating func routeFailed(_ error: StreamSessionError, _ out: inout [AssistantAction]) {
         guard phase != .asleep, phase != .idle else { return }
         if phase == .speaking { out.append(.cancelSpeech) }
+        if phase == .thinking { out.append(.cancelHandOver) }
         replyDeadline = nil
         phase = .idle
         out.append(emit(.error, text: "\(error)"))
@@ -219,14 +220,19 @@ public struct Assistant: Sendable {
         }
         guard phase == .thinking, let deadline = replyDeadline, now >= deadline else { return }
         replyDeadline = nil
-        out.append(emit(.error, text: "the assistant backend did not answer in time"))
+        out += [.cancelHandOver, emit(.error, text: "the assistant backend did not answer in time")]
         speak("Sorry, I could not get an answer in time.", &out)
     }
 
     private mutating func sleep(_ out: inout [AssistantAction]) {
         guard phase != .asleep else { return }
-        if phase == .speaking { out.append(.cancelSpeech) }
-        if phase != .idle { out.append(.releaseRoute) }
+        switch phase {
+        case .opening: out.append(.cancelOpening)
+        case .thinking: out += [.cancelHandOver, .releaseRoute]
+        case .speaking: out += [.cancelSpeech, .releaseRoute]
+        case .listening, .capturing: out.append(.releaseRoute)
+        case .idle, .asleep: break
+        }
         replyDeadline = nil
         phase = .asleep
         out.append(emit(.asleep))

@@ -6,10 +6,14 @@ public enum AssistantAction: Sendable, Equatable {
     case openRoute
     /// Let go of the route (the policy restores media after its grace).
     case releaseRoute
+    /// Stop waiting for the route asked for: a session that still opens is closed at once.
+    case cancelOpening
     /// Start capturing a command now (push-to-talk: no wake word).
     case startCommand
     /// Give the captured command to the assistant backend.
     case handOver(CommandSegment)
+    /// Stop waiting for the backend (its time is up): a reply that comes later is dropped.
+    case cancelHandOver
     /// Speak this text on the route's speaker.
     case speak(String)
     /// Stop the reply now.

@@ -4,7 +4,7 @@ public import AudioCore
 import Foundation
 public import Logging
 public import RouteService
-public import Routing
+import Routing
 public import Speech
 import SpeechPlayback
 public import Voice
@@ -176,6 +176,14 @@ public actor AssistantService {
         switch action {
         case .openRoute: openRoute()
         case .releaseRoute: await releaseRoute()
+        case .cancelOpening:
+            // The task closes a session that still opens (routeOpened sees it cancelled).
+            opening?.cancel()
+            opening = nil
+        case .cancelHandOver:
+            thinking?.cancel()
+            thinking = nil
+            reply = nil
         case .startCommand:
             wakeWord = "trigger"
             for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
@@ -208,24 +216,40 @@ public actor AssistantService {
         opening = Task { [routes, commands] in
             do {
                 let ready = try await routes.startSession(request)
-                guard let frames = ready.frames else { throw StreamSessionError.internalError("a voice session without a mic") }
-                await self.routeOpened(ready, frames)
+                guard let frames = ready.frames else {
+                    await routes.stopSession(ready.id)
+                    throw StreamSessionError.internalError("a voice session without a mic")
+                }
+                guard await self.routeOpened(ready, frames) else { return }
                 commands.yield(.input(.routeReady(ready.route)))
             } catch {
+                guard !Task.isCancelled else { return }
                 commands.yield(.input(.routeFailed(error as? StreamSessionError ?? .internalError("\(error)"))))
             }
         }
     }
 
-    private func routeOpened(_ ready: ReadySession, _ frames: AsyncThrowingStream<AudioFrame, any Error>) {
+    /// Takes the session the opening task got; false when it is not wanted any more (the
+    /// opening was cancelled: asleep, stopped) or the voice stage cannot start, and then the
+    /// session is closed here, never held.
+    private func routeOpened(_ ready: ReadySession, _ frames: AsyncThrowingStream<AudioFrame, any Error>) async -> Bool {
+        guard !Task.isCancelled else {
+            logger.debug("a route opened after it was no longer wanted; closing it")
+            await routes.stopSession(ready.id)
+            return false
+        }
+        let made: VoicePipeline
+        do {
+            made = try makePipeline()
+        } catch {
+            await routes.stopSession(ready.id)
+            commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
+            return false
+        }
+        opening = nil
         session = ready.id
         linkRate = ready.route.source?.sampleRate
-        do {
-            pipeline = try makePipeline()
-        } catch {
-            commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
-            return
-        }
+        pipeline = made
         echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
         wakeEcho = pipeline.flatMap { configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: $0.wakeWantsLinearEchoFilter) }
             .map { EchoCanceller(engine: $0) }
@@ -239,6 +263,7 @@ public actor AssistantService {
                 commands.yield(.input(.routeFailed(error as? StreamSessionError ?? .audioStreamingError("\(error)"))))
             }
         }
+        return true
     }
 
     private func releaseRoute() async {
@@ -341,8 +366,11 @@ public actor AssistantService {
             do {
                 let reply = try await backend.respond(to: utterance)
                 do { try kept?.keep(utterance, reply: reply) } catch { logger.warning("the command could not be kept: \(error)") }
+                // Cancelled (the time was up, asleep, the route lost): the reply is dropped.
+                guard !Task.isCancelled else { return }
                 commands.yield(.reply(reply))
             } catch {
+                guard !Task.isCancelled else { return }
                 commands.yield(.input(.replyFailed("\(backend.name): \(error)")))
             }
         }

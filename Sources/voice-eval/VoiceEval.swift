@@ -222,7 +222,9 @@ struct VoiceEval {
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
                 let directory = options.noCache ? NSTemporaryDirectory() + "glasses-audio-heads-\(getpid())" : NeuralHeadStore.defaultDirectory
                 defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
-                let path = try NeuralHeadStore(directory: directory, trainer: trainer).prepare(phrase: keyword) { line in
+                // A training tool trains: the shipped heads are not looked at (only the cache,
+                // unless --no-cache); bench/retrain-shipped-head compares what it trains with them.
+                let path = try NeuralHeadStore(directory: directory, shippedDirectory: nil, trainer: trainer).prepare(phrase: keyword) { line in
                     FileHandle.standardError.write(Data("\(line)\n".utf8))
                 }
                 if let out = options.out {

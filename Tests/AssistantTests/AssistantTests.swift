@@ -137,7 +137,7 @@ struct AssistantTests {
         #expect(handed.contains(.scheduleTick(at: .seconds(6))))
         #expect(machine.handle(.tick(now: .seconds(5)), at: .seconds(5)).isEmpty)
         let late = machine.handle(.tick(now: .seconds(6)), at: .seconds(6))
-        #expect(types(late) == ["error", "replyStarted", "speak"])
+        #expect(types(late) == ["cancelHandOver", "error", "replyStarted", "speak"])
         #expect(machine.handle(.reply(heard: "x", answer: "too late"), at: .seconds(7)).isEmpty)
     }
 
@@ -151,6 +151,28 @@ struct AssistantTests {
         #expect(machine.handle(.voice(.wake(wake)), at: .seconds(2)).isEmpty)
         #expect(types(machine.handle(.wake, at: .seconds(3))) == ["awake"])
         #expect(machine.handle(.trigger(skipWake: false), at: .seconds(4)) == [.openRoute])
+    }
+
+    @Test("sleep while the route opens cancels the opening: the session that still comes is not kept")
+    func sleepWhileOpening() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        #expect(machine.handle(.trigger(skipWake: false), at: .zero) == [.openRoute])
+        #expect(types(machine.handle(.sleep, at: .milliseconds(200))) == ["cancelOpening", "asleep"])
+        #expect(machine.handle(.routeReady(route), at: .seconds(1)).isEmpty)
+        #expect(machine.phase == .asleep)
+    }
+
+    @Test("sleep or a lost route while the backend thinks stops waiting for it; its late reply is dropped")
+    func noWaitingForABackendThatIsNoLongerWanted() {
+        for input: AssistantInput in [.sleep, .routeFailed(.deviceNotConnected("C0:FF:EE:00:00:02"))] {
+            var machine = Assistant(configuration: .init(policy: .mediaFirst))
+            _ = machine.handle(.trigger(skipWake: true), at: .zero)
+            _ = machine.handle(.routeReady(route), at: .zero)
+            _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+            let out = types(machine.handle(input, at: .seconds(3)))
+            #expect(out.first == "cancelHandOver", "\(input): \(out)")
+            #expect(machine.handle(.reply(heard: "x", answer: "too late"), at: .seconds(4)).isEmpty)
+        }
     }
 
     @Test("an empty answer (\"stop\") says nothing and ends the round trip")

@@ -96,7 +96,7 @@ struct RoundTripTests {
                 try await Task.sleep(for: .seconds(2))
                 #expect(seen.filter { $0.type == .routeReady }.count == 1, "a route opened by itself")
                 retried = true
-                try backend.setMic(id, MicFeed(signal: try RoundTripRig.sample(rate: 16000), mode: .once))
+                backend.setMic(id, MicFeed(signal: try RoundTripRig.sample(rate: 16000), mode: .once))
                 assistant.trigger(skipWake: false)
             case .replyFinished where retried, .noCommand where retried:
                 assistant.stop()

@@ -1,3 +1,4 @@
+import AudioCore
 import DeviceProfiles
 import Foundation
 import Routing

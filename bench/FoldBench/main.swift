@@ -1,3 +1,4 @@
+import AudioCore
 import AudioBackend
 import BluezBackend
 import DeviceProfiles

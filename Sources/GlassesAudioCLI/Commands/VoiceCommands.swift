@@ -110,7 +110,7 @@ struct WakeOptions: ParsableArguments {
         try OpenWakeWordModels.installedHead(forKeyword: phrase) ?? trainedHead(for: phrase)
     }
 
-    /// The head trained from `phrase` (and the user's recordings), from the cache or trained now.
+    /// The head trained from `phrase` (and the user's recordings): shipped, cached, or trained now.
     static func trainedHead(for phrase: String, enrollment: [[Float]] = []) throws -> String {
         var trainer = NeuralHeadTrainer()
         trainer.enrollment = enrollment
@@ -118,7 +118,7 @@ struct WakeOptions: ParsableArguments {
         guard OpenWakeWordModels.featureModelsInstalled() else {
             throw ValidationError("the neural engine needs openWakeWord's feature models in \(OpenWakeWordModels.directory()) (scripts/fetch-openwakeword installs them)")
         }
-        if !FileManager.default.fileExists(atPath: store.path(for: phrase)) {
+        if store.readyHead(for: phrase) == nil {
             printStatus("training a wake-word head for '\(phrase)' from text (about 2½ min on 2 cores, once; cached in \(store.directory))…")
         }
         return try store.prepare(phrase: phrase) { line in printStatus(line) }

@@ -8,7 +8,7 @@ public import Voice
 ///
 /// The neural engine beats dtw at every false-accept budget on the held-out corpora
 /// (docs/voice.md), so it is the default whenever the phrase has a head ready: a community head
-/// installed under the phrase's name, or one trained from its text and cached
+/// installed under the phrase's name, or one trained from its text, shipped or cached
 /// (``NeuralHeadStore``; `glasses-audio prepare-wake` makes it). Otherwise dtw, which prepares
 /// any phrase in seconds: a head takes about 2½ minutes to train.
 ///
@@ -25,8 +25,7 @@ public enum WakeEngineChoice: Sendable, Equatable {
     ) -> WakeEngineChoice {
         guard OpenWakeWordModels.featureModelsInstalled(in: modelsDirectory) else { return .dtw }
         if let installed = OpenWakeWordModels.installedHead(forKeyword: phrase, in: modelsDirectory) { return .neural(head: installed) }
-        let trained = store.path(for: phrase)
-        return FileManager.default.fileExists(atPath: trained) ? .neural(head: trained) : .dtw
+        return store.readyHead(for: phrase).map { .neural(head: $0) } ?? .dtw
     }
 
     /// A fresh scorer for one stream: the head, or dtw's templates (`models`, built once by
