@@ -58,6 +58,9 @@ struct Settings: AsyncParsableCommand {
 
         func number<T: LosslessStringConvertible & Sendable>(_ type: T.Type) throws -> T {
             guard let number = T(value) else { throw ValidationError("\(field.rawValue) takes a number, not '\(value)'") }
+            if let real = number as? Double, !real.isFinite {
+                throw ValidationError("\(field.rawValue) takes a finite number, not '\(value)'")
+            }
             return number
         }
 
