@@ -44,7 +44,7 @@ public enum SettingsRules {
         -> AssistantSettings.WakeWord
     {
         let phrase = keyword.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard keywordLength.contains(phrase.count), phrase.unicodeScalars.allSatisfy(isSpeakable) else {
+        guard keywordLength.contains(phrase.count), phrase.unicodeScalars.allSatisfy(isSpeakable), phrase.contains(where: \.isLetter) else {
             throw SettingsRefusal(
                 "'keyword' must be \(keywordLength.lowerBound)...\(keywordLength.upperBound) characters of Latin letters and spaces "
                     + "(what the wake-word voice speaks), e.g. \"hey glasses\"")
