@@ -6,8 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 configuration=${BENCH_CONFIGURATION:-release}
-swift build -c "$configuration" --product glasses-audiod 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2 || true
-bin=$(swift build -c "$configuration" --show-bin-path)
+if [[ -z "${DAEMON_BIN:-}" ]]; then  # DAEMON_BIN: another build's glasses-audiod, to compare
+  swift build -c "$configuration" --product glasses-audiod 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2 || true
+fi
+bin=$(dirname "${DAEMON_BIN:-$(swift build -c "$configuration" --show-bin-path)/glasses-audiod}")
 tmp=$(mktemp -d)
 "$bin/glasses-audiod" --backend simulated --listen false --data-dir "$tmp/data" --http-port 0 --wyoming-port 0 2>"$tmp/log" &
 pid=$!
