@@ -167,5 +167,15 @@ extension DaemonSuites {
             }
             _ = try await first.stop()
         }
+
+        @Test("GET /api/assistant without a WebSocket upgrade: 426 with a sentence saying what the route is")
+        func webSocketRouteWithoutUpgrade() async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"))
+            let plain = try await daemon.request("GET", "/api/assistant")
+            #expect(plain.status == 426, "\(plain.status) \(plain.body)")
+            #expect(plain.error.contains("/api/assistant is a WebSocket: connect with a WebSocket client"), "\(plain.body)")
+            _ = try await daemon.stop()
+        }
     }
 }
