@@ -20,7 +20,7 @@ build:
 clean:
 	rm -rf .build .build-* fuzz/.build
 
-# libFuzzer on the WAV and Ogg Opus readers, FUZZ_SECONDS each (crashes land in out/fuzz/).
+# libFuzzer on the WAV and Ogg Opus readers, the profile and settings YAML, the settings bodies, FUZZ_SECONDS each (crashes land in out/fuzz/).
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/run-fuzz $(FUZZ_SECONDS)

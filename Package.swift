@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
+        .library(name: "Store", targets: ["Store"]),  // for fuzz/ (the settings bodies)
         // Preloaded into a bluealsa on the emulator's bus (see Sources/BlueALSAHCIShim).
         .library(name: "BlueALSAHCIShim", type: .dynamic, targets: ["BlueALSAHCIShim"]),
     ],
@@ -290,13 +291,14 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "Store", "BackendSelection", "RouteService", "AssistantService", "Assistant", "LocalAssistant", "Speech", "Voice",
+                "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "VoiceTraining", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
                 "Wyoming", "WyomingServer", "AssistantSocket",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -308,11 +310,11 @@ let package = Package(
         .executableTarget(
             name: "glasses-audiod",
             dependencies: [
-                "Daemon", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+                "Daemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the file readers, kept out of the main package so its build is not
+// libFuzzer targets for the file readers, the settings bodies and the settings YAML, kept out of the main package so its build is not
 // instrumented. Built and run by `make fuzz` (scripts/run-fuzz).
 import PackageDescription
 
@@ -10,5 +10,7 @@ let package = Package(
         .executableTarget(name: "FuzzWAV", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
         .executableTarget(name: "FuzzOggOpus", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
         .executableTarget(name: "FuzzProfile", dependencies: [.product(name: "DeviceProfiles", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzSettings", dependencies: [.product(name: "Store", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzConfigYAML", dependencies: [.product(name: "DeviceProfiles", package: "GlassesAudio")]),
     ]
 )

@@ -9,6 +9,13 @@ extension AssistantSocketHub {
     /// command audio instead of 16 kHz PCM; any other value is refused with 400.
     public nonisolated func addRoute<Context: WebSocketRequestContext>(to router: Router<Context>, path: RouterPath = "/api/assistant") {
         router.ws(path) { request, _ in
+            // A plain GET (no upgrade asked) reaches here as an ordinary request: say what the
+            // route is instead of an empty 200.
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw HTTPError(
+                    .upgradeRequired, headers: [.upgrade: "websocket"],
+                    message: "\(request.uri.path) is a WebSocket: connect with a WebSocket client (Upgrade: websocket) and the X-API-Key header")
+            }
             let asked = request.uri.queryParameters.get("format") ?? AssistantSocketFormat.pcm.rawValue
             guard AssistantSocketFormat(rawValue: asked) != nil else {
                 let accepted = AssistantSocketFormat.allCases.map(\.rawValue).joined(separator: ", ")

@@ -51,9 +51,11 @@ extension AudioFileError {
 }
 
 extension AudioFileError {
-    /// Throws a plain-worded `cannotOpen` unless `path` is a regular file (or a device or
-    /// pipe) that can be opened for reading, and `notAudio` when it holds nothing at all.
-    static func checkReadable(_ path: String) throws(AudioFileError) {
+    /// Throws a plain-worded `cannotOpen` unless `path` is a regular file that can be opened
+    /// for reading, and `notAudio` when it holds nothing at all. The type is checked before
+    /// the file is opened: a FIFO would block the open until a writer came, and a device
+    /// (`/dev/zero`, `/dev/urandom`) has no end to read to.
+    public static func checkReadable(_ path: String) throws(AudioFileError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
@@ -61,12 +63,15 @@ extension AudioFileError {
         if info.st_mode & S_IFMT == S_IFDIR {
             throw AudioFileError(path: path, problem: .cannotOpen("it is a folder; give an audio file inside it"))
         }
+        if let kind = FileKind.special(info.st_mode) {
+            throw AudioFileError(path: path, problem: .cannotOpen("it is \(kind), not a regular file; save the audio to a file and give that"))
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
         }
         close(descriptor)
-        if info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 || path == "/dev/null" {
+        if info.st_size == 0 {
             throw AudioFileError(path: path, problem: .notAudio("it is empty (0 bytes)"))
         }
     }

@@ -8,34 +8,30 @@ public enum OggOpusFile {
     public static func write(
         _ buffer: AudioBuffer, to path: String, bitrate: Int = 24_000, speech: Bool = true
     ) throws(AudioFileError) {
-        let fail = { (reason: String) in AudioFileError(path: path, problem: .codec(reason)) }
         guard !buffer.isEmpty else { throw AudioFileError(path: path, problem: .empty) }
         try AudioFileError.checkFolderExists(for: path)
+        // Through the streaming writer (pages with write(2), nothing in stdio): libopusenc's own
+        // file output closes its FILE when a write fails during the drain, and again when the
+        // encoder is destroyed, a crash on a full disk.
         let temporary = path + ".partial-\(getpid())"
-        guard let comments = ope_comments_create() else { throw fail("ope_comments_create failed") }
-        defer { ope_comments_destroy(comments) }
-        _ = ope_comments_add(comments, "ENCODER", "GlassesAudio")
-        var error: Int32 = 0
-        guard let encoder = ope_encoder_create_file(
-            temporary, comments, Int32(buffer.format.sampleRate), Int32(buffer.format.channels), 0, &error)
-        else {
-            throw AudioFileError(path: path, problem: .writeFailed(String(cString: ope_strerror(error))))
+        do throws(AudioFileError) {
+            let writer = try OggOpusFileWriter(path: temporary, format: buffer.format, bitrate: bitrate, speech: speech)
+            do throws(AudioFileError) {
+                try writer.write(buffer)
+                try writer.close()
+            } catch {
+                try? writer.close()
+                throw error
+            }
+        } catch {
+            unlink(temporary)
+            throw AudioFileError(path: path, problem: error.problem)
         }
-        var finished = false
-        defer {
-            ope_encoder_destroy(encoder)
-            if !finished { unlink(temporary) }
-        }
-        try check(COpus_encoderSetBitrate(encoder, Int32(bitrate)), fail)
-        if speech { try check(COpus_encoderSetVoiceSignal(encoder), fail) }
-        try check(buffer.samples.withUnsafeBufferPointer {
-            ope_encoder_write_float(encoder, $0.baseAddress, Int32(buffer.frameCount))
-        }, fail)
-        try check(ope_encoder_drain(encoder), fail)
         guard rename(temporary, path) == 0 else {
-            throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(errno))))
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AudioFileError(path: path, problem: .writeFailed(reason))
         }
-        finished = true
     }
 
     /// Decodes a whole file. Opus always decodes at 48 kHz; with `originalRate` the result is
@@ -72,6 +68,11 @@ public enum OggOpusFile {
             }
             if frames == 0 { break }
             samples.append(contentsOf: chunk[0..<(Int(frames) * channels)])
+        }
+        if damage == nil, let cut = OggPageScan.cutPage(path) {
+            damage = .truncated(
+                "the file ends inside an Ogg page (\(cut.present) of its \(cut.expected) bytes, at byte \(cut.offset)); "
+                    + "the \(String(format: "%.2f", Double(samples.count / max(1, channels)) / 48000)) s before it are whole")
         }
         guard !samples.isEmpty else { throw AudioFileError(path: path, problem: damage ?? .empty) }
         let decoded = AudioBuffer(format: PCMFormat(sampleRate: 48000, channels: channels), samples: samples)

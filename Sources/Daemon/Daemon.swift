@@ -5,7 +5,7 @@ import ServiceLifecycle
 import UnixSignals
 
 /// glasses-audiod's life: open the context, run the services as one ServiceGroup until
-/// SIGTERM or SIGINT (graceful: each service lets go of what it holds, in reverse order), then
+/// SIGTERM, SIGINT or SIGQUIT (graceful: each service lets go of what it holds, in reverse order), then
 /// close the backend.
 public enum Daemon {
     public static func run(
@@ -16,14 +16,21 @@ public enum Daemon {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
+                // SIGQUIT too: Swift's crash handler would otherwise report "Program crashed" and
+                // leave the daemon serving.
+                gracefulShutdownSignals: [.sigterm, .sigint, .sigquit],
                 logger: logger))
         logger.info("data directory: \(configuration.dataDirectory) (API key in \(context.apiKey.path))")
         do {
             try await group.run()
         } catch {
-            logger.error("stopped on an error: \(error)")
             await context.close()
+            if ListenError.isListenFailure(error) {
+                throw DaemonError(
+                    ListenError.describe(
+                        error, what: "the HTTP API", host: configuration.bind, port: configuration.httpPort, flag: "--http-port"))
+            }
+            logger.error("stopped on an error: \(error)")
             throw error
         }
         await context.close()

@@ -31,19 +31,17 @@ public struct DaemonContext: Sendable {
     public let wyomingNotices: AsyncStream<WyomingNotice>
     /// The custom backends on `/api/assistant`.
     public let assistantSockets: AssistantSocketHub
+    /// The data directory, locked for this daemon's life.
+    public let dataFolder: DataDirectory
 
     /// Opens everything in order; what was opened is closed again if a later step fails.
     public static func open(
         _ configuration: DaemonConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws -> DaemonContext {
         let data = configuration.dataDirectory
-        do {
-            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw DaemonError("cannot create the data directory \(data): \(error.localizedDescription)")
-        }
+        let dataFolder = try DataDirectory.open(data, logger: logger)
         let apiKey = try APIKey.loadOrCreate(in: data)
-        let store = try Store(path: (data as NSString).appendingPathComponent("glasses-audiod.sqlite"), eventRetention: configuration.eventRetention)
+        let store = try Store(path: dataFolder.databasePath, eventRetention: configuration.eventRetention)
         let settings = try store.settings()
         let session: BackendSession
         do {
@@ -65,7 +63,9 @@ public struct DaemonContext: Sendable {
                 logger: Logger(label: "wyoming", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         } catch {
             _ = try? await session.close()
-            throw DaemonError("the Wyoming server cannot listen on \(configuration.bind):\(configuration.wyomingPort): \(error)")
+            throw DaemonError(
+                ListenError.describe(
+                    error, what: "the Wyoming server", host: configuration.wyomingHost, port: configuration.wyomingPort, flag: "--wyoming-port"))
         }
         let assistantSockets = AssistantSocketHub(
             logger: Logger(label: "assistant-socket", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
@@ -83,7 +83,7 @@ public struct DaemonContext: Sendable {
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
-            assistantSockets: assistantSockets)
+            assistantSockets: assistantSockets, dataFolder: dataFolder)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is
@@ -96,10 +96,14 @@ public struct DaemonContext: Sendable {
         } catch {
             logger.error("closing the backend: \(error)")
         }
+        dataFolder.close()
     }
 }
 
 extension DaemonConfiguration {
+    /// Where the Wyoming server listens: `wyoming-bind`, else `bind`.
+    var wyomingHost: String { wyomingBind ?? bind }
+
     /// What backend selection needs from the daemon's settings.
     var backendSettings: BackendSettings {
         BackendSettings(

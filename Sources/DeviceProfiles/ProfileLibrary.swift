@@ -34,8 +34,9 @@ public struct ProfileLibrary: Sendable {
         for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
             let path = (directory as NSString).appendingPathComponent(name)
             do throws(ProfileLoadError) {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw ProfileLoadError(file: path, line: nil, message: "cannot read file as UTF-8 text")
+                let text: String
+                do throws(YAMLTextError) { text = try YAMLText.read(path) } catch {
+                    throw ProfileLoadError(file: path, line: nil, message: error.description)
                 }
                 loaded.append((try ProfileParser.parse(text, file: path), path))
             } catch {

@@ -5,6 +5,9 @@ internal import Routing
 public enum ProfileParser {
     public static func parse(_ yaml: String, file: String) throws(ProfileLoadError) -> DeviceProfile {
         let root: Node
+        do throws(YAMLTextError) { try YAMLText.checkDepth(yaml, name: "the profile") } catch {
+            throw ProfileLoadError(file: file, line: nil, message: error.description)
+        }
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
                 throw ProfileLoadError(file: file, line: nil, message: "empty profile")

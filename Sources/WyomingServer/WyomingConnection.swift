@@ -13,12 +13,15 @@ final class WyomingConnection {
     private let logger: Logger
     private let send: WyomingSatelliteLink.Send
     private var decoder: WyomingFrameDecoder
+    private let budget: WyomingBufferBudget
+    /// This connection's part of ``budget``.
+    private var share = 0
     private let wakeStream: WakeWordStream?
     private var isSatelliteClient = false
 
     init(
         peer: Int, info: WyomingInfo, wake: WakeWordEngine?, satellite: WyomingSatelliteLink, limits: WyomingFrameDecoder.Limits,
-        notices: @escaping @Sendable (WyomingNotice) -> Void, logger: Logger, send: @escaping WyomingSatelliteLink.Send
+        budget: WyomingBufferBudget, notices: @escaping @Sendable (WyomingNotice) -> Void, logger: Logger, send: @escaping WyomingSatelliteLink.Send
     ) {
         self.peer = peer
         self.info = info
@@ -27,13 +30,20 @@ final class WyomingConnection {
         self.logger = logger
         self.send = send
         decoder = WyomingFrameDecoder(limits: limits)
+        self.budget = budget
         wakeStream = wake.map(WakeWordStream.init(engine:))
     }
 
-    /// Serves until the client closes or breaks the framing.
+    /// Serves until the client closes or breaks the framing, or would make the connections
+    /// together hold more than the budget; what its decoder held is given back at the end.
     func run(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
+        defer {
+            decoder = WyomingFrameDecoder(limits: decoder.limits)
+            budget.release(&share)
+        }
         for try await buffer in inbound {
             decoder.append(buffer.readableBytesView)
+            guard budget.resize(&share, to: decoder.heldByteCount) else { return try await refuseOverBudget() }
             while true {
                 let frame: WyomingFrame?
                 do {
@@ -48,8 +58,19 @@ final class WyomingConnection {
                     try await reject(error)
                 }
             }
+            _ = budget.resize(&share, to: decoder.heldByteCount)
         }
         do { try decoder.finish() } catch { try? await reject(error) }
+    }
+
+    /// Answers `error` (code `server-busy`) and closes the connection: what it sent would put
+    /// the bytes held for unfinished messages, across all connections, over the budget.
+    private func refuseOverBudget() async throws {
+        let text = "the server holds too much unfinished data from its clients (\(budget.limit) bytes across connections); "
+            + "this connection is closed: send smaller messages, or fewer at once"
+        logger.warning("wyoming: client \(peer): over the buffer budget (\(decoder.heldByteCount) bytes pending); closing its connection")
+        try? await send(.error(text: text, code: "server-busy"))
+        throw WyomingBudgetExceeded()
     }
 
     /// Answers a bad frame with `error`; throws (closing the connection) unless the stream is
@@ -119,3 +140,6 @@ final class WyomingConnection {
         for event in events { try await send(event) }
     }
 }
+
+/// A connection closed because it would have gone over the buffer budget.
+struct WyomingBudgetExceeded: Error {}

@@ -21,6 +21,11 @@ public final class WyomingServer: Service, Sendable {
     private let logger: Logger
     private let notices: @Sendable (WyomingNotice) -> Void
     private let peerIDs = PeerCounter()
+    private let budget: WyomingBufferBudget
+
+    /// Bytes all connections hold now for messages not yet whole (bounded by the
+    /// configuration's `bufferBudget`).
+    public var bufferedBytes: Int { budget.heldBytes }
 
     private init(
         configuration: WyomingServerConfiguration, listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
@@ -33,6 +38,7 @@ public final class WyomingServer: Service, Sendable {
         self.logger = logger
         self.notices = notices
         satellite = WyomingSatelliteLink(port: port)
+        budget = WyomingBufferBudget(limit: configuration.bufferBudget)
     }
 
     /// Binds the port now (so a taken port fails at start, before anything else runs).
@@ -87,12 +93,17 @@ public final class WyomingServer: Service, Sendable {
 
     private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: Int) async {
         let address = channel.channel.remoteAddress?.description ?? "?"
+        if let allowed = configuration.allowedPeers, !allowed.allows(channel.channel.remoteAddress?.ipAddress) {
+            logger.warning("wyoming: refused a connection from \(address): not in --wyoming-allow")
+            try? await channel.executeThenClose { _, _ in }
+            return
+        }
         notices(.connected(peer: peer, address: address))
         logger.debug("wyoming: client \(peer) connected from \(address)")
         do {
             try await channel.executeThenClose { inbound, outbound in
                 let connection = WyomingConnection(
-                    peer: peer, info: info, wake: wake, satellite: satellite, limits: configuration.limits, notices: notices, logger: logger,
+                    peer: peer, info: info, wake: wake, satellite: satellite, limits: configuration.limits, budget: budget, notices: notices, logger: logger,
                     send: { event in try await outbound.write(ByteBuffer(bytes: WyomingFrameEncoder.encode(event))) })
                 try await connection.run(inbound)
             }

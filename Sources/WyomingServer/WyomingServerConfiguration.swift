@@ -12,11 +12,20 @@ public struct WyomingServerConfiguration: Sendable {
     /// The speaker's format announced in `info` (what TTS audio we prefer).
     public var speakerFormat: WyomingAudioFormat
     public var limits: WyomingFrameDecoder.Limits
+    /// Bytes all connections together may hold for messages not yet whole (above it, the
+    /// connection that would go over is answered `error` and closed). 32 MiB: four clients
+    /// sending the largest payload at once, far above what a satellite or wake-word client sends.
+    public var bufferBudget: Int
+    /// Peers allowed to connect (`nil`: any that can reach the address); others are closed at once.
+    public var allowedPeers: WyomingPeerFilter?
 
     public init(
         host: String = "127.0.0.1", port: Int = 10700, satelliteName: String = "GlassesAudio", area: String? = nil,
-        speakerFormat: WyomingAudioFormat = WyomingAudioFormat(rate: 22050), limits: WyomingFrameDecoder.Limits = .init()
+        speakerFormat: WyomingAudioFormat = WyomingAudioFormat(rate: 22050), limits: WyomingFrameDecoder.Limits = .init(),
+        bufferBudget: Int = 32 * 1024 * 1024, allowedPeers: WyomingPeerFilter? = nil
     ) {
+        self.bufferBudget = bufferBudget
+        self.allowedPeers = allowedPeers
         self.host = host
         self.port = port
         self.satelliteName = satelliteName

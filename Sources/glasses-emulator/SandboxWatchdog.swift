@@ -1,7 +1,8 @@
 import Foundation
 
 /// A small `sh` that outlives the emulator to clean up after it when it dies without
-/// stopping its sandbox (`kill -9`, a crash, a closed terminal).
+/// stopping its sandbox (`kill -9` of it or of its whole process group, a crash, a closed
+/// terminal). It runs in a process group of its own, apart from the emulator's and the sandbox's.
 ///
 /// It holds the read end of a pipe whose only writer is the emulator (close-on-exec, so the
 /// sandbox's daemons do not hold it too). The emulator sends the sandbox's process group
@@ -39,8 +40,11 @@ final class SandboxWatchdog: @unchecked Sendable {
         let words: [String] = ["sh", "-c", script, "glasses-emulator-watchdog", directory]
         let argv = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var attributes = Sandbox.cleanSignalAttributes()
+        // In a process group of its own: a SIGKILL to the emulator's whole group (a shell's
+        // `kill -9 -PGID`, a closed tmux pane) must not take the watchdog with it.
+        var attributes = Sandbox.cleanSignalAttributes(flags: POSIX_SPAWN_SETPGROUP)
         defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
         var child: pid_t = 0
         let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
         close(ends[0])

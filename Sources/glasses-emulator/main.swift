@@ -38,10 +38,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
     @Flag(help: "Play the mic file in a loop.")
     var loop = false
 
-    @Option(name: .customLong("echo-db"), help: "An acoustic echo path: what the speakers play over the voice link comes back into the mic at this level (dB, e.g. -10).")
+    @Option(name: .customLong("echo-db"), parsing: .unconditional, help: "An acoustic echo path: what the speakers play over the voice link comes back into the mic at this level (dB, e.g. -10).")
     var echoDB: Double?
 
-    @Option(name: .customLong("echo-delay"), help: "The echo path's delay, in milliseconds.")
+    @Option(name: .customLong("echo-delay"), parsing: .unconditional, help: "The echo path's delay, in milliseconds.")
     var echoDelay: Double = 20
 
     @Flag(help: "Start with the glasses disconnected (folded).")
@@ -58,6 +58,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         if bus != nil && soundServer != .pulseaudio {
             throw ValidationError("--sound-server picks the sandbox's server; with --bus the sound server is yours")
         }
+        if let echoDB {
+            guard echoDB.isFinite, (-60...20).contains(echoDB) else { throw ValidationError("--echo-db must be within -60...20 dB") }
+            guard echoDelay.isFinite, (0...1000).contains(echoDelay) else { throw ValidationError("--echo-delay must be within 0...1000 ms") }
+        }
     }
 
     func run() async throws {
@@ -70,8 +74,6 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         let audio = EmulatedAudio()
         if let mic { try audio.setMic(try AudioFileReader.read(mic), loop: loop) }
         if let echoDB {
-            guard echoDB.isFinite, (-60...20).contains(echoDB) else { throw ValidationError("--echo-db must be within -60...20 dB") }
-            guard echoDelay.isFinite, (0...1000).contains(echoDelay) else { throw ValidationError("--echo-delay must be within 0...1000 ms") }
             audio.setEchoPath(gainDB: echoDB, delay: .microseconds(Int64(echoDelay * 1000)))
         }
 

@@ -33,6 +33,22 @@ struct DamagedFileTests {
         #expect(recovered.buffer.duration > 1 && recovered.buffer.duration < 3)
     }
 
+    @Test("an Ogg Opus file cut mid-page says so (read() refuses it, readRecovering() warns); a whole one does not",
+          arguments: [1, 7, 100])
+    func opusCutMidPage(_ missing: Int) throws {
+        let path = directory.path("whole-\(missing).opus")
+        try OggOpusFile.write(Signals.sine(frequency: 440, rate: 16000, seconds: 3), to: path)
+        #expect(try AudioFileReader.readRecovering(path).damage == nil)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = directory.path("cut-\(missing).opus")
+        try bytes.prefix(bytes.count - missing).write(to: URL(fileURLWithPath: cut))
+        let recovered = try AudioFileReader.readRecovering(cut)
+        let damage = try #require(recovered.damage, "a file cut \(missing) bytes short read as complete")
+        #expect(damage.description.contains("the file ends inside an Ogg page"), "\(damage)")
+        #expect(recovered.buffer.duration > 1)
+        #expect(throws: AudioFileError.self) { try OggOpusFile.read(cut) }
+    }
+
     @Test("an Ogg Opus file cut inside its first audio page is an error in words, not a number")
     func opusCutBeforeAudio() throws {
         let path = directory.path("whole.opus")
@@ -45,11 +61,20 @@ struct DamagedFileTests {
         #expect(!error.description.contains("opusfile error"), "\(error)")
     }
 
-    @Test("a folder, /dev/null, a missing file: plain words", arguments: ["folder", "/dev/null", "missing"])
+    @Test("a folder, /dev/null, /dev/zero, /dev/urandom, a FIFO, a missing file: plain words, before anything is read",
+          arguments: ["folder", "/dev/null", "/dev/zero", "/dev/urandom", "fifo", "missing"])
     func notFiles(_ kind: String) throws {
-        let path = kind == "folder" ? directory.path("") : kind == "missing" ? directory.path("missing.wav") : kind
+        var path = kind == "folder" ? directory.path("") : kind == "missing" ? directory.path("missing.wav") : kind
+        if kind == "fifo" {
+            path = directory.path("pipe.wav")
+            #expect(mkfifo(path, 0o600) == 0)
+        }
         let error = try #require(throws: AudioFileError.self) { try AudioFileReader.read(path) }
-        let words = ["folder": "it is a folder", "/dev/null": "it is empty (0 bytes)", "missing": "No such file or directory"][kind]!
+        let words = [
+            "folder": "it is a folder", "/dev/null": "it is a character device, not a regular file",
+            "/dev/zero": "it is a character device, not a regular file", "/dev/urandom": "it is a character device, not a regular file",
+            "fifo": "it is a FIFO (named pipe), not a regular file", "missing": "No such file or directory",
+        ][kind]!
         #expect(error.description.contains(words), "\(error)")
         #expect(!error.description.contains("NSCocoaErrorDomain") && !error.description.contains("permission"))
     }

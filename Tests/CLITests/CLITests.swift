@@ -101,14 +101,16 @@ extension CLISuites {
                     "\(result.stderr)")
         }
 
-        @Test("bad files: one line naming the file and the problem, exit 1", arguments: ["text", "rate", "folder", "empty", "nan"])
+        @Test("bad files: one line naming the file and the problem, exit 1", arguments: ["text", "rate", "folder", "empty", "device", "nan"])
         func badFiles(kind: String) throws {
             var path = directory.path("\(kind).wav")
             switch kind {
             case "folder":
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             case "empty":
-                path = "/dev/null"
+                try Data().write(to: URL(fileURLWithPath: path))
+            case "device":
+                path = "/dev/zero"
             case "nan":
                 var samples = [Float](repeating: 0.1, count: 1000)
                 samples[500] = .nan
@@ -123,7 +125,10 @@ extension CLISuites {
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1)
             #expect(lines.first?.hasPrefix("error: \(path): ") == true, "\(result.stderr)")
-            let expected = ["folder": "it is a folder", "empty": "it is empty (0 bytes)", "nan": "float sample nan at frame 500"]
+            let expected = [
+                "folder": "it is a folder", "empty": "it is empty (0 bytes)", "device": "it is a character device, not a regular file",
+                "nan": "float sample nan at frame 500",
+            ]
             if let words = expected[kind] { #expect(result.stderr.contains(words), "\(result.stderr)") }
         }
 

@@ -30,6 +30,16 @@ extension CLISuites {
             #expect(result.stdout.contains("sound server"))
         }
 
+        @Test("a negative number after an option is its value (the README's --echo-db -6), checked before anything starts",
+              arguments: [(["--echo-db", "-100"], "--echo-db must be within -60...20 dB"), (["--echo-db", "-6", "--echo-delay", "-5"], "--echo-delay must be within 0...1000 ms")])
+        func negativeNumbers(_ arguments: [String], _ message: String) throws {
+            let result = try Child(binary, arguments).finish()
+            #expect(result.status == 2, "\(result.stderr)")  // a usage error, as for a bad --script
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"))
+            #expect(!result.stdout.contains("PULSE_SERVER="))
+        }
+
         @Test("a script step it cannot parse is a usage error before anything starts", arguments: ["xs quit", "2x connect; quit", "1e300s quit", "-1s quit"])
         func badScript(_ script: String) throws {
             let result = try Child(binary, ["--script", script]).finish()
@@ -60,6 +70,20 @@ extension CLISuites {
             emulator.signal(SIGKILL)
             #expect(emulator.finish().status == 128 + SIGKILL)
             #expect(Poll.until { !FileManager.default.fileExists(atPath: folder) && Self.processes(mentioning: folder).isEmpty })
+        }
+
+        @Test("its whole process group killed with SIGKILL (a shell's kill -9 -PGID, a closed tmux pane): the sandbox still goes away")
+        func groupKilled() throws {
+            // setsid: the emulator leads a process group of its own, as under a shell's job control.
+            let emulator = try Child("setsid", [binary])
+            try #require(emulator.waitForOutput("PULSE_SERVER="), "\(emulator.stderrSoFar)")
+            let folder = try Self.sandboxFolder(emulator.stdoutSoFar)
+            #expect(getpgid(emulator.pid) == emulator.pid)
+            #expect(!Self.processes(mentioning: folder).isEmpty)
+            kill(-emulator.pid, SIGKILL)
+            #expect(emulator.finish().status == 128 + SIGKILL)
+            #expect(Poll.until { !FileManager.default.fileExists(atPath: folder) && Self.processes(mentioning: folder).isEmpty },
+                    "left behind: \(Self.processes(mentioning: folder)), folder exists: \(FileManager.default.fileExists(atPath: folder))")
         }
 
         /// `/tmp/glasses-emulator-XXXX` from the printed `PULSE_SERVER=unix:…/pulse/native`.

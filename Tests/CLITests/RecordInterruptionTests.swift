@@ -21,8 +21,8 @@ extension CLISuites {
             return try WAVFile.read(path).duration
         }
 
-        @Test("SIGINT or SIGTERM mid-recording: the file is finished, exit 128+signal", arguments: [
-            (SIGINT, "wav"), (SIGTERM, "wav"), (SIGINT, "opus"), (SIGTERM, "opus"),
+        @Test("SIGINT, SIGTERM or SIGHUP mid-recording: the file is finished, exit 128+signal", arguments: [
+            (SIGINT, "wav"), (SIGTERM, "wav"), (SIGINT, "opus"), (SIGTERM, "opus"), (SIGHUP, "wav"), (SIGHUP, "opus"),
         ])
         func signalled(_ signal: Int32, _ kind: String) throws {
             let out = directory.path("interrupted-\(signal).\(kind)")
@@ -34,6 +34,13 @@ extension CLISuites {
             #expect(result.stdout.contains("recorded "))
             let seconds = try duration(of: out)
             #expect(seconds >= 2 && seconds < 30)
+            // The header says what is on disk (a SIGHUP once left it at the last checkpoint).
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+            if kind == "wav", let tag = bytes.range(of: Data("data".utf8)) {
+                let declared = bytes[tag.upperBound..<tag.upperBound + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                let present = bytes.count - (tag.upperBound + 4)
+                #expect(Int(declared) == present, "the header declares \(declared) bytes, \(present) on disk")
+            }
         }
 
         @Test("kill -9 mid-recording: what is on disk is readable and holds all but the last second or so", arguments: ["wav", "opus"])

@@ -33,6 +33,12 @@ extension DaemonSuites {
             #expect(refused.stderr.contains("'personality' must be one of friendly, professional, witty, jarvis, casual"), "\(refused.stderr)")
             let notNumber = try await run(["settings", "set", "voice-rate", "fast"], daemon)
             #expect(notNumber.status == 2)
+            for value in ["nan", "inf", "-inf"] {
+                let notFinite = try await run(["settings", "set", "sensitivity", value], daemon)
+                #expect(notFinite.status == 2, "\(value): \(notFinite.stderr)")
+                #expect(notFinite.stderr.contains("sensitivity takes a finite number, not '\(value)'"), "\(notFinite.stderr)")
+                #expect(!notFinite.stderr.contains("JSON"), "\(notFinite.stderr)")
+            }
             let get = try await run(["settings", "get"], daemon)
             #expect(get.stdout.contains(#""name":"Alfred""#))
             _ = try await daemon.stop()
@@ -49,6 +55,26 @@ extension DaemonSuites {
             #expect(output.status == 0, "\(output.stderr)")
             #expect(output.stdout.contains("route.profile  device=C0:FF:EE:00:00:02  profile=voice"), "\(output.stdout)")
             _ = try await daemon.stop()
+        }
+
+        @Test("--url at another HTTP server (python's http.server): 'is not glasses-audiod', exit 1, none of its page printed")
+        func notADaemon() async throws {
+            let directory = TemporaryDirectory()
+            try FileManager.default.createDirectory(atPath: directory.path("data"), withIntermediateDirectories: true)
+            try "0123456789abcdef0123456789abcdef\n".write(toFile: directory.path("data/api_key"), atomically: true, encoding: .utf8)
+            try "<html><body>SECRET PAGE</body></html>".write(toFile: directory.path("index.html"), atomically: true, encoding: .utf8)
+            let server = try Child("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.url.path])
+            defer { server.signal(SIGTERM); _ = server.finish(hangGuard: .seconds(5)) }
+            try #require(try await offCooperativePool { server.waitForOutput("Serving HTTP on") }, "\(server.stderrSoFar)")
+            let port = try #require(Int(server.stdoutSoFar.components(separatedBy: " port ").last?.prefix { $0.isNumber } ?? ""))
+            for arguments in [["status"], ["status", "--json"], ["settings", "get"]] {
+                let output = try await offCooperativePool { [cli] in
+                    try Run.command(cli, arguments + ["--url", "http://127.0.0.1:\(port)", "--data-dir", directory.path("data")])
+                }
+                #expect(output.status == 1, "\(arguments): \(output.status)")
+                #expect(output.stderr.contains("http://127.0.0.1:\(port) is not glasses-audiod (it answers as 'SimpleHTTP"), "\(output.stderr)")
+                #expect(!output.stdout.contains("SECRET") && !output.stderr.contains("SECRET"))
+            }
         }
 
         @Test("without a daemon, status, settings and monitor --daemon say so and exit 1")

@@ -37,6 +37,10 @@ extension DaemonSuites {
                 let short = try await daemon.request(method, path, body: body, key: .value(String(daemon.key.prefix(10))))
                 #expect(short.status == 401, "\(method) \(path) with a prefix of the key: \(short.status)")
             }
+            for extra in [1, 255, 256, 257, 512] {
+                let padded = try await daemon.request("GET", "/api/settings", key: .value(daemon.key + String(repeating: "A", count: extra)))
+                #expect(padded.status == 401, "the key followed by \(extra) characters: \(padded.status)")
+            }
             let attributes = try FileManager.default.attributesOfItem(atPath: daemon.dataDirectory + "/api_key")
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             #expect(daemon.key.count == 64)

@@ -41,6 +41,23 @@ struct ProfileTests {
         #expect(problems[1].description.hasSuffix("bad-type.yaml:4: 'sample_rate' must be a whole number, got 'lots'"))
     }
 
+    @Test("a profile nested 5,000 levels deep, a FIFO or a device named like a profile: skipped with a reason, no crash, no hang")
+    func hostileProfiles() throws {
+        let directory = TemporaryDirectory()
+        let good = try String(contentsOfFile: (ResourceLocator.find("profiles") ?? "profiles") + "/bose-frames.yaml", encoding: .utf8)
+        try good.write(toFile: directory.path("good.yaml"), atomically: true, encoding: .utf8)
+        try ("id: deep\nname: " + String(repeating: "[", count: 5000)).write(toFile: directory.path("deep.yaml"), atomically: true, encoding: .utf8)
+        #expect(mkfifo(directory.path("pipe.yaml"), 0o600) == 0)
+        #expect(symlink("/dev/zero", directory.path("zero.yaml")) == 0)
+        let library = ProfileLibrary.load(directory: directory.url.path)
+        #expect(library.profiles.map(\.id) == ["bose-frames"])
+        let problems = library.problems.sorted { $0.file < $1.file }.map(\.description)
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.first?.contains("nests 5001 levels deep, over the 64 allowed") == true, "\(problems)")
+        #expect(problems.dropFirst().first?.contains("is a FIFO (named pipe), not a YAML file") == true, "\(problems)")
+        #expect(problems.last?.contains("is a device, not a YAML file") == true, "\(problems)")
+    }
+
     @Test("unknown keys and missing keys are named")
     func unknownAndMissingKeys() {
         #expect(throws: ProfileLoadError(file: "f", line: 2, message: "unknown key 'colour' (known: id, match, media, mic_gain_db, name, quirks, simulation, vendor, voice)")) {

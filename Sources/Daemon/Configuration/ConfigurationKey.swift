@@ -3,6 +3,7 @@ import AudioCore
 import Foundation
 import Logging
 import Routing
+import WyomingServer
 
 /// One setting of the daemon: its name in the YAML file (and, as `--name`, its flag; as
 /// `GLASSES_AUDIOD_NAME`, its environment variable), the values it takes, and how a text
@@ -33,6 +34,14 @@ public struct ConfigurationKey: Sendable {
         integer("http-port", 0...65535, note: " (0: any free port)") { $0.httpPort = $1 },
         integer("wyoming-port", 0...65535, note: " (0: any free port)") { $0.wyomingPort = $1 },
         text("bind", "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { $0.bind = $1 },
+        text("wyoming-bind", "an IP address for the Wyoming port alone, e.g. 127.0.0.1 (default: bind's)") { $0.wyomingBind = $1 },
+        ConfigurationKey(
+            "wyoming-allow", allowed: "addresses or networks allowed on the Wyoming port, comma-separated, e.g. 192.168.1.20,10.0.0.0/8"
+        ) { config, value in
+            guard let filter = WyomingPeerFilter(value) else { return false }
+            config.wyomingAllow = filter
+            return true
+        },
         text("model", "a profile id from profiles/ (simulated glasses)") { $0.model = $1 },
         text("mic", "a WAV file the simulated mic plays") { $0.mic = $1 },
         choice("mic-mode", MicFeed.Mode.allCases.map(\.rawValue)) { $0.micMode = MicFeed.Mode(rawValue: $1)! },

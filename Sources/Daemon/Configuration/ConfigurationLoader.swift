@@ -1,5 +1,5 @@
+import DeviceProfiles
 import Foundation
-import Yams
 
 /// Builds a ``DaemonConfiguration`` from its sources: defaults, the YAML file, the
 /// environment, the flags, in that order (later wins). Pure but for reading the file.
@@ -40,26 +40,17 @@ public struct ConfigurationLoader: Sendable {
 
     /// The file's settings as text, in file order: a YAML mapping of scalars.
     static func readFile(_ path: String) throws -> [(String, String)] {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw ConfigurationFileError("cannot read the configuration file \(path): \(error.localizedDescription)")
+        let pairs: [(key: String, value: String?)]
+        do throws(YAMLTextError) { pairs = try YAMLText.settings(try YAMLText.read(path), name: path) } catch {
+            throw ConfigurationFileError("configuration file: \(error)")
         }
-        let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
-            throw ConfigurationFileError("\(path) is not valid YAML: \(error)")
-        }
-        guard let node else { return [] }  // an empty file sets nothing
-        guard let mapping = node.mapping else {
-            throw ConfigurationFileError("\(path) must be a mapping of settings (key: value), e.g. 'http-port: 8742'")
-        }
-        return try mapping.map { key, value in
-            guard let name = key.scalar?.string else { throw ConfigurationFileError("\(path): a key that is not text") }
-            guard let scalar = value.scalar else {
+        return try pairs.map { name, value in
+            guard let value else {
                 throw ConfigurationError(
                     key: name, source: .file(path), value: "(a list or mapping)",
                     allowed: ConfigurationKey.named(name)?.allowed ?? "a single value")
             }
-            return (name, scalar.string)
+            return (name, value)
         }
     }
 }

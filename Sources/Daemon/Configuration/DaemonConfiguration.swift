@@ -3,6 +3,7 @@ public import AudioCore
 import Foundation
 public import Logging
 public import Routing
+public import WyomingServer
 
 /// Everything glasses-audiod is told: built from defaults, then a YAML file, then the
 /// environment (`GLASSES_AUDIOD_*`), then flags; each later source wins. Every value goes
@@ -17,6 +18,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var wyomingPort: Int = 10700
     /// The address the servers listen on (loopback unless told otherwise).
     public var bind: String = "127.0.0.1"
+    /// The address the Wyoming server listens on, when it differs from ``bind`` (the HTTP API
+    /// has a key; the Wyoming protocol has no authentication).
+    public var wyomingBind: String?
+    /// Peers allowed on the Wyoming port (`nil`: any that reach it).
+    public var wyomingAllow: WyomingPeerFilter?
     /// Simulated glasses: the model (a profile id), the WAV its mic plays, how, and where
     /// what its speaker played is saved on shutdown.
     public var model: String = "ray-ban-meta-gen-2"

@@ -8,9 +8,11 @@ public struct DaemonOptions: ParsableArguments {
 
     @Option(help: optionHelp("backend")) var backend: String?
     @Option(name: .customLong("data-dir"), help: optionHelp("data-dir", valueName: "dir")) var dataDir: String?
-    @Option(name: .customLong("http-port"), help: optionHelp("http-port", default: "8742")) var httpPort: String?
-    @Option(name: .customLong("wyoming-port"), help: optionHelp("wyoming-port", default: "10700")) var wyomingPort: String?
+    @Option(name: .customLong("http-port"), parsing: .unconditional, help: optionHelp("http-port", default: "8742")) var httpPort: String?
+    @Option(name: .customLong("wyoming-port"), parsing: .unconditional, help: optionHelp("wyoming-port", default: "10700")) var wyomingPort: String?
     @Option(help: optionHelp("bind", default: "127.0.0.1")) var bind: String?
+    @Option(name: .customLong("wyoming-bind"), help: optionHelp("wyoming-bind", valueName: "address")) var wyomingBind: String?
+    @Option(name: .customLong("wyoming-allow"), help: optionHelp("wyoming-allow", valueName: "peers")) var wyomingAllow: String?
     @Option(help: optionHelp("model", default: "ray-ban-meta-gen-2")) var model: String?
     @Option(help: optionHelp("mic", valueName: "file")) var mic: String?
     @Option(name: .customLong("mic-mode"), help: optionHelp("mic-mode", default: "loop")) var micMode: String?
@@ -21,15 +23,15 @@ public struct DaemonOptions: ParsableArguments {
     @Option(help: optionHelp("listen", default: "true")) var listen: String?
     @Option(name: .customLong("assistant-backend"), help: optionHelp("assistant-backend", default: "local")) var assistantBackend: String?
     @Option(name: .customLong("log-level"), help: optionHelp("log-level", default: "info")) var logLevel: String?
-    @Option(name: .customLong("event-retention"), help: optionHelp("event-retention", default: "10000")) var eventRetention: String?
-    @Option(name: .customLong("body-limit"), help: optionHelp("body-limit", default: "65536")) var bodyLimit: String?
+    @Option(name: .customLong("event-retention"), parsing: .unconditional, help: optionHelp("event-retention", default: "10000")) var eventRetention: String?
+    @Option(name: .customLong("body-limit"), parsing: .unconditional, help: optionHelp("body-limit", default: "65536")) var bodyLimit: String?
 
     public init() {}
 
     /// The flags given, by key name.
     public var values: [String: String] {
         let pairs: [(String, String?)] = [
-            ("backend", backend), ("data-dir", dataDir), ("http-port", httpPort), ("wyoming-port", wyomingPort), ("bind", bind),
+            ("backend", backend), ("data-dir", dataDir), ("http-port", httpPort), ("wyoming-port", wyomingPort), ("bind", bind), ("wyoming-bind", wyomingBind), ("wyoming-allow", wyomingAllow),
             ("model", model), ("mic", mic), ("mic-mode", micMode), ("speaker-out", speakerOut), ("server", server),
             ("profiles", profiles), ("policy", policy), ("listen", listen), ("assistant-backend", assistantBackend), ("log-level", logLevel),
             ("event-retention", eventRetention), ("body-limit", bodyLimit),

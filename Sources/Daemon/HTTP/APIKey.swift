@@ -23,13 +23,15 @@ public struct APIKey: Sendable {
         return APIKey(value: value, path: path)
     }
 
-    /// Whether `candidate` is the key, in time that depends only on the key's length.
+    /// Whether `candidate` is the key: lengths compared exactly first (a length is no secret:
+    /// every key is 64 hex digits), then every byte in time that depends only on the key's length.
     public func matches(_ candidate: String?) -> Bool {
         let expected = Array(value.utf8)
         let given = Array((candidate ?? "").utf8)
-        var difference = UInt8(truncatingIfNeeded: expected.count ^ given.count)
+        guard given.count == expected.count else { return false }
+        var difference: UInt8 = 0
         for index in expected.indices {
-            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
+            difference |= expected[index] ^ given[index]
         }
         return difference == 0
     }

@@ -16,6 +16,13 @@ public final class AssistantState: Sendable {
         set { state.withLock { $0.settings = newValue } }
     }
 
+    /// Makes the settings `write` returns the ones in force, under the same lock that orders
+    /// every change: `write` stores the change (reading the stored value), so two changes at once
+    /// reach the database and memory in the same order, and memory always equals the database.
+    public func changeSettings(_ write: (AssistantSettings) throws -> AssistantSettings) throws {
+        try state.withLock { state throws in state.settings = try write(state.settings) }
+    }
+
     public var asleep: Bool {
         get { state.withLock { $0.asleep } }
         set { state.withLock { $0.asleep = newValue } }

@@ -21,9 +21,23 @@ enum WyomingAssembly {
             try choice.makeScorer(models: { models }, configuration: detection)
         }
         let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self, bufferingPolicy: .bufferingNewest(1000))
+        let host = configuration.wyomingHost
         let server = try await WyomingServer.bind(
-            configuration: WyomingServerConfiguration(host: configuration.bind, port: configuration.wyomingPort, satelliteName: "GlassesAudio"),
+            configuration: WyomingServerConfiguration(
+                host: host, port: configuration.wyomingPort, satelliteName: "GlassesAudio", allowedPeers: configuration.wyomingAllow),
             wake: engine, logger: logger, notices: { continuation.yield($0) })
+        if let allowed = configuration.wyomingAllow {
+            logger.info("wyoming: only \(allowed) may connect")
+        } else if !isLoopback(host) {
+            let warning = "wyoming: the Wyoming port has no authentication and listens on \(host):\(server.port), so anyone who "
+                + "reaches this host can stream audio to it and act as Home Assistant; allow only Home Assistant's address with "
+                + "--wyoming-allow ADDRESS, or keep Wyoming on loopback with --wyoming-bind 127.0.0.1"
+            logger.warning("\(warning)")
+        }
         return (server, notices)
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

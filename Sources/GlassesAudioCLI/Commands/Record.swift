@@ -18,10 +18,10 @@ struct Record: AsyncParsableCommand {
             transform: DurationOption.length.transform)
     var seconds: Duration = .seconds(3)
 
-    @Option(help: "Sample rate of the file.")
+    @Option(parsing: .unconditional, help: "Sample rate of the file.")
     var rate: Int = 16000
 
-    @Option(help: "Channels of the file.")
+    @Option(parsing: .unconditional, help: "Channels of the file.")
     var channels: Int = 1
 
     @Option(help: "Source (mic) to record from, by name or device address (default: the glasses' mic).")
@@ -125,7 +125,7 @@ struct Record: AsyncParsableCommand {
                          result.level.rmsDBFS, result.level.peakDBFS))
         }
         if let signal = interrupt.caught {
-            printStatus("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); the recording is complete up to there")
+            printStatus("interrupted by \(Interrupt.name(signal)); the recording is complete up to there")
             throw ExitCode(128 + signal)
         }
     }

@@ -20,13 +20,13 @@ struct Say: AsyncParsableCommand {
     @Option(help: "The voice (an espeak-ng voice such as en-us, en-gb, de).")
     var voice: String = "en-us"
 
-    @Option(help: "Words per minute, 80...450.")
+    @Option(parsing: .unconditional, help: "Words per minute, 80...450.")
     var rate: Int = 175
 
-    @Option(help: "Volume, 0...1.")
+    @Option(parsing: .unconditional, help: "Volume, 0...1.")
     var volume: Double = 1
 
-    @Option(help: "Pitch, 0...100 (50 is the voice's normal).")
+    @Option(parsing: .unconditional, help: "Pitch, 0...100 (50 is the voice's normal).")
     var pitch: Int = 50
 
     @Option(help: "Write the speech to this WAV file instead of playing it.")

@@ -38,8 +38,18 @@ struct Settings: AsyncParsableCommand {
         @Argument(help: "The setting: \(Field.allCases.map(\.rawValue).joined(separator: ", ")).")
         var field: Field
 
-        @Argument(help: "Its new value.")
-        var value: String
+        /// One value; taken as given even when it starts with a dash (`voice-rate -5`, `sensitivity -inf`), so
+        /// the check that refuses it is the field's own.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value.", valueName: "value"))
+        var values: [String] = []
+
+        var value: String { values.first ?? "" }
+
+        func validate() throws {
+            guard values.count == 1 else {
+                throw ValidationError(values.isEmpty ? "give the new value after the field" : "give one value (quote it if it has spaces)")
+            }
+        }
 
         /// The route and the body that change `field`.
         func request(current: [String: Any]) throws -> (String, [String: any Sendable]) {
@@ -58,6 +68,9 @@ struct Settings: AsyncParsableCommand {
 
         func number<T: LosslessStringConvertible & Sendable>(_ type: T.Type) throws -> T {
             guard let number = T(value) else { throw ValidationError("\(field.rawValue) takes a number, not '\(value)'") }
+            if let real = number as? Double, !real.isFinite {
+                throw ValidationError("\(field.rawValue) takes a finite number, not '\(value)'")
+            }
             return number
         }
 

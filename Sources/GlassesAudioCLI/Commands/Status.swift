@@ -20,8 +20,22 @@ struct Status: AsyncParsableCommand {
         }
         let status = try await client.object("GET", "/api/status")
         let battery = (status["battery"] as? Int).map { "\($0) %" } ?? "unknown"
-        print("glasses-audiod at \(connection.baseURL): \(status["mode"] as? String ?? "?") on the \(status["backend"] as? String ?? "?") backend")
-        print("assistant: \(status["name"] as? String ?? "?") (\(status["personality"] as? String ?? "?"))")
+        let text = { (key: String) in Self.visible(status[key] as? String ?? "?") }
+        print("glasses-audiod at \(connection.baseURL): \(text("mode")) on the \(text("backend")) backend")
+        print("assistant: \(text("name")) (\(text("personality")))")
         print("glasses: \((status["connected"] as? Bool) == true ? "connected" : "not connected"), battery \(battery)")
+    }
+
+    /// `text` with control and format characters shown as `\u{…}`: a value stored before the
+    /// daemon checked them must not drive the terminal.
+    static func visible(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: shown += "\\u{\(String(scalar.value, radix: 16))}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 }

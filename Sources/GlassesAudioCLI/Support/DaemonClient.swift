@@ -26,9 +26,22 @@ struct DaemonClient: Sendable {
         } catch {
             throw CLIError("no glasses-audiod answers at \(baseURL) (\(error.localizedDescription)): start it with 'glasses-audiod', or give --url")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
+        try Self.checkIsDaemon(http, baseURL: baseURL)
         guard (200..<300).contains(status) else { throw CLIError("glasses-audiod: \(Self.errorMessage(data, status: status))") }
         return data
+    }
+
+    /// Every answer of glasses-audiod names it in `Server`; another HTTP server's page is not
+    /// printed as if it were the daemon's.
+    static func checkIsDaemon(_ response: HTTPURLResponse?, baseURL: String) throws {
+        let server = response?.value(forHTTPHeaderField: "Server")
+        guard server != "glasses-audiod" else { return }
+        let what = server.map { "'\(String($0.prefix(60)))'" } ?? "a server that does not name itself"
+        throw CLIError(
+            "\(baseURL) is not glasses-audiod (it answers as \(what)): give the daemon's address with --url "
+                + "(default http://127.0.0.1:8742)")
     }
 
     /// Decodes a 2xx answer as a JSON object.

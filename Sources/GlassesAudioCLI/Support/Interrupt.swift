@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Ctrl-C (SIGINT) or SIGTERM as a request to finish early and cleanly instead of dying.
+/// Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal went away) as a request to finish early
+/// and cleanly instead of dying.
 ///
 /// Signals are caught from the moment one of these is made, so a signal that arrives while
 /// a command is still preparing is kept: the work it then starts with ``cancellable(_:)``
@@ -29,12 +30,25 @@ final class Interrupt: Sendable {
 
     init() {
         let shared = self.shared
-        sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+        sources = Self.signals.map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { shared.received(number) }
             source.resume()
             return source
+        }
+    }
+
+    /// The signals that ask to finish.
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// A signal's name, for messages.
+    static func name(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
         }
     }
 

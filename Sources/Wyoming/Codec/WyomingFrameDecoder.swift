@@ -43,6 +43,8 @@ public struct WyomingFrameDecoder: Sendable {
 
     /// Bytes received and not yet part of a returned frame.
     public var pendingByteCount: Int { buffer.count - start }
+    /// Bytes the decoder holds (what is pending, and what was returned but not yet dropped).
+    public var heldByteCount: Int { buffer.count }
 
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         if start > 0, start >= buffer.count / 2 {
@@ -76,6 +78,13 @@ public struct WyomingFrameDecoder: Sendable {
                 start = payloadStart + payloadLength
                 scanned = start
                 state = .header
+                if start == buffer.count {
+                    // Nothing pending: let go of the memory (a big payload's buffer is not kept
+                    // for a connection that now sends small messages, or none).
+                    buffer = []
+                    start = 0
+                    scanned = 0
+                }
                 return WyomingFrame(type: type, data: data, payload: payload)
             }
         }

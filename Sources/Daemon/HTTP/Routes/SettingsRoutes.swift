@@ -5,52 +5,52 @@ import Store
 /// `GET /api/settings` and `PUT /api/settings/name|personality|wake-word|voice`, seed 001's
 /// shapes. A change is stored (one transaction) before the answer, and applies to the live
 /// assistant: the name and personality at once, the wake word from the next listening
-/// session, the voice from the next start.
+/// session (built once before it is stored: a phrase with no usable model is refused), the
+/// voice from the next start.
 struct SettingsRoutes {
     let context: DaemonContext
-
-    struct NameBody: Decodable { var name: String }
-    struct PersonalityBody: Decodable { var personality: String }
-    struct WakeWordBody: Decodable { var keyword: String; var sensitivity: Double? }
-    struct VoiceBody: Decodable { var engine: String?; var rate: Int?; var volume: Double? }
 
     func add(to router: Router<DaemonRequestContext>) {
         let limit = context.configuration.bodyLimit
         router.get("/api/settings") { _, _ in JSONResponse.make(context.assistantState.settings) }
-        router.put("/api/settings/name") { request, _ in
-            let body = try await JSONBody.decode(NameBody.self, from: request, limit: limit, example: #"{"name": "Jarvis"}"#)
-            let name = try SettingsRules.name(body.name)
-            try await update("name") { $0.name = name }
-            return JSONResponse.make(["success": JSONValue.bool(true), "name": .string(name)])
-        }
-        router.put("/api/settings/personality") { request, _ in
-            let body = try await JSONBody.decode(PersonalityBody.self, from: request, limit: limit, example: #"{"personality": "witty"}"#)
-            let personality = try SettingsRules.personality(body.personality)
-            try await update("personality") { $0.personality = personality }
-            return JSONResponse.make(["success": JSONValue.bool(true), "personality": .string(personality)])
-        }
-        router.put("/api/settings/wake-word") { request, _ in
-            let body = try await JSONBody.decode(
-                WakeWordBody.self, from: request, limit: limit, example: #"{"keyword": "hey glasses", "sensitivity": 0.5}"#)
-            let wake = try SettingsRules.wakeWord(
-                keyword: body.keyword, sensitivity: body.sensitivity, current: context.assistantState.settings.wakeWord)
-            try await update("wake_word") { $0.wakeWord = wake }
-            return JSONResponse.make(["success": JSONValue.bool(true)])
-        }
-        router.put("/api/settings/voice") { request, _ in
-            let body = try await JSONBody.decode(
-                VoiceBody.self, from: request, limit: limit, example: #"{"engine": "espeak", "rate": 160, "volume": 0.7}"#)
-            let voice = try SettingsRules.voice(
-                engine: body.engine, rate: body.rate, volume: body.volume, current: context.assistantState.settings.voice)
-            try await update("voice") { $0.voice = voice }
-            return JSONResponse.make(["success": JSONValue.bool(true)])
+        for field in SettingsChange.Field.allCases {
+            router.put("/api/settings/\(field.rawValue)") { request, _ in
+                let body = try await JSONBody.data(of: request, limit: limit)
+                if field == .wakeWord {
+                    // Built before it is stored, outside the ordered path (it takes a moment).
+                    let asked = try Self.checked { () throws(SettingsRefusal) in
+                        try SettingsChange.apply(field, body: body, to: context.assistantState.settings)
+                    }
+                    try await WakePhraseCheck.check(asked.wakeWord.keyword)
+                }
+                let settings = try await update(field, body: body)
+                switch field {
+                case .name: return JSONResponse.make(["success": JSONValue.bool(true), "name": .string(settings.name)])
+                case .personality: return JSONResponse.make(["success": JSONValue.bool(true), "personality": .string(settings.personality)])
+                case .wakeWord, .voice: return JSONResponse.make(["success": JSONValue.bool(true)])
+                }
+            }
         }
     }
 
-    /// Stores the change, then makes it the one in force, then says so on the event bus.
-    private func update(_ field: String, _ change: @escaping @Sendable (inout AssistantSettings) -> Void) async throws {
-        let settings = try context.store.updateSettings { change(&$0) }
-        context.assistantState.settings = settings
-        await context.events.publish("settings.changed", ["field": .string(field)])
+    /// Applies the change to the stored settings and makes the result the one in force along
+    /// one ordered path (the assistant state's lock around the store's transaction: changes at
+    /// once cannot land in memory in another order than in the database), then says so on
+    /// the event bus.
+    private func update(_ field: SettingsChange.Field, body: Data) async throws -> AssistantSettings {
+        var result = context.assistantState.settings
+        try context.assistantState.changeSettings { _ in
+            result = try context.store.updateSettings { settings in
+                settings = try Self.checked { () throws(SettingsRefusal) in try SettingsChange.apply(field, body: body, to: settings) }
+            }
+            return result
+        }
+        await context.events.publish("settings.changed", ["field": .string(field.storedName)])
+        return result
+    }
+
+    /// A refusal as the API's 400.
+    private static func checked<T>(_ body: () throws(SettingsRefusal) -> T) throws(APIError) -> T {
+        do { return try body() } catch { throw APIError.badRequest(error.description) }
     }
 }
