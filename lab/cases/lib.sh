@@ -13,3 +13,4 @@ paired() { [[ $(bluez_prop org.bluez.Device1 Paired) == true ]]; }
 connected() { [[ $(bluez_prop org.bluez.Device1 Connected) == true ]]; }
 card_has() { pactl list cards 2>/dev/null | grep -q "$1"; }
 known() { [[ -n $(bluez_prop org.bluez.Device1 Address) ]]; }
+battery_is() { [[ $(busctl --system get-property org.bluez "$DEV_PATH" org.bluez.Battery1 Percentage 2>/dev/null | awk '{print $2}') == "$1" ]]; }

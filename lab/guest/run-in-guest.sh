@@ -45,6 +45,10 @@ for _ in $(seq 150); do btmgmt info 2>/dev/null | grep -q "current settings:.*po
 
 case $SERVER in
   pipewire)
+    # No logind in the VM: WirePlumber's Bluetooth monitor waits for an active seat forever
+    # unless told not to ask.
+    mkdir -p "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d"
+    echo 'bluez_monitor.properties["with-logind"] = false' > "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d/51-bt-lab.lua"
     pipewire > "$OUT/logs/pipewire.log" 2>&1 &
     sleep 1
     wireplumber > "$OUT/logs/wireplumber.log" 2>&1 &

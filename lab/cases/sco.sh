@@ -1,0 +1,31 @@
+# The HFP profile on the card opens a real SCO link (CVSD): audio arrives in each direction.
+connected || die "run pair first: the glasses are not connected"
+peer wait slc 30 || die "no HFP service-level connection"
+card=$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')
+[[ -n $card ]] || die "no bluez card"
+profile=$(pactl list cards | grep -oE "headset[-_]head[-_]unit[a-z_-]*" | head -1)
+[[ -n $profile ]] || die "the card offers no headset-head-unit profile: $(pactl list cards | grep -A12 Profiles)"
+peer speaker /tmp/lab-speaker.wav
+sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
+peer mic /tmp/lab-mic-in.wav || die "the peer refused the mic WAV"
+start=$(now)
+pactl set-card-profile "$card" "$profile"
+peer wait sco 60 || die "no SCO link after switching $card to $profile"
+timing sco-up "$(since "$start")"
+sink=$(pactl list sinks short | awk '/bluez_output|bluez_sink/ {print $2; exit}')
+source=$(pactl list sources short | awk '/bluez_input|bluez_source/ && !/monitor/ {print $2; exit}')
+[[ -n $sink && -n $source ]] || die "no bluez sink/source: $(pactl list short sinks; pactl list short sources)"
+sox -n -r 8000 -c 1 -b 16 /tmp/lab-tone.wav synth 3 sine 440 vol 0.5
+paplay --device="$sink" /tmp/lab-tone.wav &
+parec --device="$source" --rate=8000 --channels=1 --format=s16le > /tmp/lab-mic.raw &
+rec=$!
+wait_for 30 grep -q "sco-first-buffer" "$OUT/logs/peer-events.log" || die "nothing arrived at the glasses over SCO"
+timing sco-first-buffer "$(since "$start")"
+sleep 4
+kill $rec 2>/dev/null || true
+answer=$(peer speaker-stop)
+samples=$(awk '{print $2}' <<< "${answer#ok }")
+echo "speaker got $samples samples; mic capture $(stat -c %s /tmp/lab-mic.raw) bytes"
+(( samples > 8000 )) || die "the glasses' speaker got only $samples samples"
+(( $(stat -c %s /tmp/lab-mic.raw) > 16000 )) || die "the sound server's SCO source gave only $(stat -c %s /tmp/lab-mic.raw) bytes"
+pactl set-card-profile "$card" "$(pactl list cards | grep -oE 'a2dp[-_]sink[a-z_-]*' | head -1)"
