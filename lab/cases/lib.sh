@@ -14,3 +14,6 @@ connected() { [[ $(bluez_prop org.bluez.Device1 Connected) == true ]]; }
 card_has() { pactl list cards 2>/dev/null | grep -q "$1"; }
 known() { [[ -n $(bluez_prop org.bluez.Device1 Address) ]]; }
 battery_is() { [[ $(busctl --system get-property org.bluez "$DEV_PATH" org.bluez.Battery1 Percentage 2>/dev/null | awk '{print $2}') == "$1" ]]; }
+active_profile_is() { pactl list cards | grep "Active Profile" | grep -q "$1"; }
+not_connected() { [[ $(bluez_prop org.bluez.Device1 Connected) == false ]]; }
+hfp_nodes() { pactl list short sinks | grep -q bluez && pactl list short sources | grep bluez | grep -vq monitor; }

@@ -15,7 +15,7 @@ connected || die "BlueZ says the glasses are not connected"
 peer wait slc 60 || die "no HFP service-level connection"
 timing hfp-ready "$(since "$start")"
 wait_for 30 card_has bluez_card || die "no bluez card in $SERVER: $(pactl list cards short)"
-"$GA" devices > /tmp/lab-devices.txt 2>&1 || die "glasses-audio devices failed: $(cat /tmp/lab-devices.txt)"
+"$GA" devices --backend pulse > /tmp/lab-devices.txt 2>&1 || die "glasses-audio devices failed: $(cat /tmp/lab-devices.txt)"
 cat /tmp/lab-devices.txt
 grep -q "$GLASSES" /tmp/lab-devices.txt || die "glasses-audio devices does not list $GLASSES"
 "$GA" doctor > /tmp/lab-doctor.txt 2>&1; cat /tmp/lab-doctor.txt

@@ -1,4 +1,4 @@
-# The HFP profile on the card opens a real SCO link (CVSD): audio arrives in each direction.
+# The HFP profile on the card, with a stream on it, opens a real SCO link (CVSD): audio arrives in each direction.
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 card=$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')
@@ -10,15 +10,17 @@ sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in
 peer mic /tmp/lab-mic-in.wav || die "the peer refused the mic WAV"
 start=$(now)
 pactl set-card-profile "$card" "$profile"
-peer wait sco 60 || die "no SCO link after switching $card to $profile"
-timing sco-up "$(since "$start")"
+# The sound servers open SCO when a stream starts on the HFP sink or source, not at the switch.
+wait_for 20 hfp_nodes || die "no bluez sink/source after switching to $profile: $(pactl list short sinks; pactl list short sources)"
 sink=$(pactl list sinks short | awk '/bluez_output|bluez_sink/ {print $2; exit}')
 source=$(pactl list sources short | awk '/bluez_input|bluez_source/ && !/monitor/ {print $2; exit}')
 [[ -n $sink && -n $source ]] || die "no bluez sink/source: $(pactl list short sinks; pactl list short sources)"
-sox -n -r 8000 -c 1 -b 16 /tmp/lab-tone.wav synth 3 sine 440 vol 0.5
+sox -n -r 8000 -c 1 -b 16 /tmp/lab-tone.wav synth 12 sine 440 vol 0.5
 paplay --device="$sink" /tmp/lab-tone.wav &
 parec --device="$source" --rate=8000 --channels=1 --format=s16le > /tmp/lab-mic.raw &
 rec=$!
+peer wait sco 60 || die "no SCO link with streams on $sink and $source"
+timing sco-up "$(since "$start")"
 wait_for 30 grep -q "sco-first-buffer" "$OUT/logs/peer-events.log" || die "nothing arrived at the glasses over SCO"
 timing sco-first-buffer "$(since "$start")"
 sleep 4

@@ -14,7 +14,7 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     battery N                   AT+BIEV=2,N; answers what the AG answered (ok/error/no answer)
     apple-battery N             AT+XAPL then AT+IPHONEACCEV=1,1,<N/10 - 1>
     bvra                        AT+BVRA=1 (the button)
-    mic PATH                    the WAV (8 kHz mono s16) the mic sends while SCO is up
+    mic PATH [DELAY]            the WAV (8 kHz mono s16) the mic says DELAY s into the next SCO link
     speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
     speaker-stop                closes the speaker WAV; answers the number of samples
     a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop)
@@ -215,12 +215,18 @@ class Glasses:
                 sent += 1
             await asyncio.sleep(0.03)
 
-    def set_mic(self, path: str) -> str:
+    def set_mic(self, path: str, delay: float = 0.0) -> str:
+        """The mic says the WAV after `delay` seconds of silence, counted from the next SCO link
+        (or from now, if one is up)."""
         with wave.open(path, "rb") as source:
             if source.getframerate() != SCO_SAMPLE_RATE or source.getnchannels() != 1 or source.getsampwidth() != 2:
                 return "error the mic WAV must be 8000 Hz mono 16-bit (convert it with sox)"
-            self.mic_samples = source.readframes(source.getnframes())
-        return f"ok {len(self.mic_samples) // 2} samples"
+            speech = source.readframes(source.getnframes())
+        self.mic_samples = bytes(int(delay * SCO_SAMPLE_RATE) * 2) + speech
+        if self.sco_link and self.mic_task:
+            self.mic_task.cancel()
+            self.mic_task = asyncio.get_running_loop().create_task(self.run_mic(self.sco_link))
+        return f"ok {len(speech) // 2} samples after {delay:.1f} s"
 
     def set_speaker(self, path: str) -> str:
         self.speaker = wave.open(path, "wb")
@@ -363,7 +369,7 @@ class Glasses:
         if name == "bvra":
             return await self.at("AT+BVRA=1")
         if name == "mic" and arguments:
-            return self.set_mic(arguments[0])
+            return self.set_mic(arguments[0], float(arguments[1]) if len(arguments) > 1 else 0.0)
         if name == "speaker" and arguments:
             return self.set_speaker(arguments[0])
         if name == "speaker-stop":
