@@ -17,7 +17,7 @@ answer=$(peer speaker-stop)
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
 grep '"type":"transcript"' /tmp/lab-listen.json | grep -qi "time" || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
 grep -q '"type":"replyFinished"' /tmp/lab-listen.json || die "the reply did not finish"
-samples=$(awk '{print $2}' <<< "${answer#ok }")
+samples=$(awk '{print $1}' <<< "${answer#ok }")
 rms=$(sox /tmp/lab-reply.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
 echo "the glasses' speaker recorded $samples samples, RMS $rms"
 awk -v r="${rms:-0}" 'BEGIN { exit !(r > 0.01) }' || die "the reply did not reach the glasses' speaker (RMS ${rms:-none})"

@@ -26,8 +26,13 @@ timing sco-first-buffer "$(since "$start")"
 sleep 4
 kill $rec 2>/dev/null || true
 answer=$(peer speaker-stop)
-samples=$(awk '{print $2}' <<< "${answer#ok }")
+samples=$(awk '{print $1}' <<< "${answer#ok }")
 echo "speaker got $samples samples; mic capture $(stat -c %s /tmp/lab-mic.raw) bytes"
 (( samples > 8000 )) || die "the glasses' speaker got only $samples samples"
 (( $(stat -c %s /tmp/lab-mic.raw) > 16000 )) || die "the sound server's SCO source gave only $(stat -c %s /tmp/lab-mic.raw) bytes"
+heard=$(sox -t raw -r 8000 -e signed -b 16 -c 1 /tmp/lab-mic.raw -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
+said=$(sox /tmp/lab-speaker.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
+echo "RMS at the glasses' speaker $said (a 440 Hz tone at 0.5 was played); RMS of what the source captured $heard (the mic said the sample)"
+awk -v r="${said:-0}" 'BEGIN { exit !(r > 0.05) }' || die "the tone did not reach the glasses' speaker (RMS ${said:-none})"
+awk -v r="${heard:-0}" 'BEGIN { exit !(r > 0.005) }' || die "the glasses' mic did not reach the sound server's source (RMS ${heard:-none})"
 pactl set-card-profile "$card" "$(pactl list cards | grep -oE 'a2dp[-_]sink[a-z_-]*' | head -1)"
