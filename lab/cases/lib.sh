@@ -17,3 +17,4 @@ battery_is() { [[ $(busctl --system get-property org.bluez "$DEV_PATH" org.bluez
 active_profile_is() { pactl list cards | grep "Active Profile" | grep -q "$1"; }
 not_connected() { [[ $(bluez_prop org.bluez.Device1 Connected) == false ]]; }
 hfp_nodes() { pactl list short sinks | grep -q bluez && pactl list short sources | grep bluez | grep -vq monitor; }
+bluez_sink_up() { pactl list short sinks | grep -q bluez; }

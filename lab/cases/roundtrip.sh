@@ -5,7 +5,8 @@
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
-peer mic /tmp/lab-mic-in.wav 1.5 || die "the peer refused the mic WAV"
+# The capture starts a few seconds after SCO is up (routeReady): the mic waits for it.
+peer mic /tmp/lab-mic-in.wav 6 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
 start=$(now)
 timeout 300 "$GA" listen --now --once --json --backend pulse --seconds 240 > /tmp/lab-listen.json 2> /tmp/lab-listen.err
