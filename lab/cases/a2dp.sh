@@ -3,7 +3,7 @@
 connected || die "run pair first: the glasses are not connected"
 card=$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')
 [[ -n $card ]] || die "no bluez card"
-pactl set-card-profile "$card" "$(pactl list cards | grep -oE 'a2dp[-_]sink[a-z_-]*' | head -1)"
+pactl set-card-profile "$card" "$(card_profile a2dp-sink)"
 wait_for 20 bluez_sink_up || die "no bluez A2DP sink: $(pactl list short sinks)"
 sink=$(pactl list short sinks | awk '/bluez/ {print $2; exit}')
 peer a2dp /tmp/lab-a2dp.wav

@@ -18,3 +18,9 @@ active_profile_is() { pactl list cards | grep "Active Profile" | grep -q "$1"; }
 not_connected() { [[ $(bluez_prop org.bluez.Device1 Connected) == false ]]; }
 hfp_nodes() { pactl list short sinks | grep -q bluez && pactl list short sources | grep bluez | grep -vq monitor; }
 bluez_sink_up() { pactl list short sinks | grep -q bluez; }
+# The bluez card's profile named $1 (a2dp-sink, headset-head-unit; PipeWire writes '-',
+# PulseAudio '_'), or the first whose name starts with it, from the card's Profiles list.
+card_profile() { pactl list cards | awk -v want="$1" '/^\tProfiles:/ { p = 1; next } /^\tActive Profile/ { p = 0 }
+  p { raw = $1; sub(":$", "", raw); name = raw; gsub("_", "-", name)
+      if (name == want) { exact = raw } else if (index(name, want) == 1 && first == "") { first = raw } }
+  END { print (exact != "" ? exact : first) }'; }

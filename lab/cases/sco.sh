@@ -3,7 +3,7 @@ connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 card=$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')
 [[ -n $card ]] || die "no bluez card"
-profile=$(pactl list cards | grep -oE "headset[-_]head[-_]unit[a-z_-]*" | head -1)
+profile=$(card_profile headset-head-unit)
 [[ -n $profile ]] || die "the card offers no headset-head-unit profile: $(pactl list cards | grep -A12 Profiles)"
 peer speaker /tmp/lab-speaker.wav
 sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
@@ -35,4 +35,4 @@ said=$(sox /tmp/lab-speaker.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}'
 echo "RMS at the glasses' speaker $said (a 440 Hz tone at 0.5 was played); RMS of what the source captured $heard (the mic said the sample)"
 awk -v r="${said:-0}" 'BEGIN { exit !(r > 0.05) }' || die "the tone did not reach the glasses' speaker (RMS ${said:-none})"
 awk -v r="${heard:-0}" 'BEGIN { exit !(r > 0.005) }' || die "the glasses' mic did not reach the sound server's source (RMS ${heard:-none})"
-pactl set-card-profile "$card" "$(pactl list cards | grep -oE 'a2dp[-_]sink[a-z_-]*' | head -1)"
+pactl set-card-profile "$card" "$(card_profile a2dp-sink)"
