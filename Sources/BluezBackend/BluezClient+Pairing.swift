@@ -1,7 +1,7 @@
 public import BluezModel
 import BluetoothIDs
 import DBusKit
-public import Routing
+import Routing
 
 /// What `pair` did.
 public struct BluezPairResult: Sendable {
@@ -18,7 +18,7 @@ extension BluezClient {
     /// pairable (BlueZ keeps it non-bondable otherwise: the kernel then asks for "No Bonding"
     /// and the key is forgotten at the first disconnect), discovery until the device shows up,
     /// `Device1.Pair`, `Trusted = true`. The agent is unregistered before returning.
-    public func pair(_ id: DeviceIdentifier, discoveryTimeout: Duration = .seconds(30)) async throws -> BluezPairResult {
+    public func pair(_ text: String, discoveryTimeout: Duration = .seconds(30)) async throws -> BluezPairResult {
         guard isServiceUp else { throw BluezError("BlueZ (org.bluez) is not on the bus; is bluetoothd running?") }
         guard let adapter = model.adapters.first else {
             throw BluezError("BlueZ has no Bluetooth adapter; plug one in or check `btmgmt info` and the kernel's bluetooth module")
@@ -38,15 +38,16 @@ extension BluezClient {
         try await setProperty(adapter.path, BluezName.adapter, "Pairable", .boolean(true))
         if !adapter.powered { try await setProperty(adapter.path, BluezName.adapter, "Powered", .boolean(true)) }
 
-        if model.device(id) == nil {
+        if (try? device(named: text)) == nil {
             try await bluez(adapter.path, BluezName.adapter, "StartDiscovery")
             let deadline = clock.now + discoveryTimeout
-            while model.device(id) == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(250)) }
+            while (try? device(named: text)) == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(250)) }
             _ = try? await connection.call(BluezName.service, adapter.path, BluezName.adapter, "StopDiscovery")
         }
-        guard let found = model.device(id) else {
-            throw BluezError("no device \(id) found in \(discoveryTimeout) of discovery; are the glasses on and in pairing mode?")
+        guard let found = try? device(named: text) else {
+            throw BluezError("no device '\(text)' found in \(discoveryTimeout) of discovery; are the glasses on and in pairing mode?")
         }
+        let id = found.identifier
         let discovered = clock.now
         var newlyPaired = false
         if !found.paired {

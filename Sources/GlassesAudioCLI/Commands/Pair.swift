@@ -2,7 +2,6 @@ import ArgumentParser
 import BluezBackend
 import BluezModel
 import Foundation
-import Routing
 
 /// `glasses-audio pair <address>`: pairs and trusts glasses through BlueZ with an Agent1 of
 /// ours (no bluetoothctl needed), then connects them unless --no-connect.
@@ -46,9 +45,8 @@ struct Pair: AsyncParsableCommand {
             throw CLIError("\(error.message); is D-Bus running (the system bus) and bluetoothd with it?")
         }
         defer { client.shutdown() }
-        let id = DeviceIdentifier(device)
         do {
-            let result = try await client.pair(id, discoveryTimeout: .seconds(discoverySeconds))
+            let result = try await client.pair(device, discoveryTimeout: .seconds(discoverySeconds))
             var report = Report(newlyPaired: result.paired, connected: result.device.connected,
                                 discoverySeconds: result.discoverySeconds, pairSeconds: result.pairSeconds, device: result.device)
             if !noConnect {
