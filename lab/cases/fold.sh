@@ -4,8 +4,11 @@
 [[ -x $GA ]] || die "glasses-audio is not built ($GA)"
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
-peer mic /tmp/lab-silence.wav 0 > /dev/null 2>&1 || { sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1; peer mic /tmp/lab-silence.wav 0; }
-timeout 300 "$GA" listen --now --once --json --backend pulse --seconds 240 > /tmp/lab-fold.json 2> /tmp/lab-fold.err &
+sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
+peer mic /tmp/lab-silence.wav 0
+pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
+peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
+timeout --kill-after=10 300 "$GA" listen --now --once --json --backend pulse --seconds 240 > /tmp/lab-fold.json 2> /tmp/lab-fold.err &
 listener=$!
 peer wait sco 120 || { kill $listener; die "push-to-talk did not open SCO"; }
 sleep 2

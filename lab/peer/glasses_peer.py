@@ -10,7 +10,7 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
 "error ...". Events go to stdout, one line each, prefixed "event".
 
     status                      JSON: slc, sco, a2dp, battery sent, address
-    wait slc|sco|a2dp|gone [s]  waits for that state (default 60 s)
+    wait slc|sco|sco-down|a2dp|gone [s]  waits for that state (default 60 s)
     battery N                   AT+BIEV=2,N; answers what the AG answered (ok/error/no answer)
     apple-battery N             AT+XAPL then AT+IPHONEACCEV=1,1,<N/10 - 1>
     bvra                        AT+BVRA=1 (the button)
@@ -110,6 +110,8 @@ class Glasses:
         self.hf: PatientHf | None = None
         self.slc = asyncio.Event()
         self.sco_up = asyncio.Event()
+        self.sco_down = asyncio.Event()
+        self.sco_down.set()
         self.a2dp_up = asyncio.Event()
         self.gone = asyncio.Event()
         self.sco_link = None
@@ -182,12 +184,14 @@ class Glasses:
         sco_link.sink = self.on_sco_packet
         sco_link.on("disconnection", self.on_sco_disconnection)
         self.sco_up.set()
+        self.sco_down.clear()
         event(f"sco-connected handle=0x{sco_link.handle:04x}")
         self.mic_task = asyncio.get_running_loop().create_task(self.run_mic(sco_link))
 
     def on_sco_disconnection(self, _reason=None) -> None:
         event("sco-disconnected")
         self.sco_up.clear()
+        self.sco_down.set()
         self.sco_link = None
         if self.mic_task:
             self.mic_task.cancel()
@@ -320,6 +324,7 @@ class Glasses:
         event(f"disconnected reason={reason}")
         self.slc.clear()
         self.sco_up.clear()
+        self.sco_down.set()
         self.a2dp_up.clear()
         self.hf = None
         self.gone.set()
@@ -351,9 +356,10 @@ class Glasses:
         if name == "wait":
             if not arguments:
                 return "error wait slc|sco|a2dp|gone [seconds]"
-            what = {"slc": self.slc, "sco": self.sco_up, "a2dp": self.a2dp_up, "gone": self.gone}.get(arguments[0])
+            what = {"slc": self.slc, "sco": self.sco_up, "sco-down": self.sco_down, "a2dp": self.a2dp_up,
+                    "gone": self.gone}.get(arguments[0])
             if what is None:
-                return f"error unknown state {arguments[0]} (slc, sco, a2dp, gone)"
+                return f"error unknown state {arguments[0]} (slc, sco, sco-down, a2dp, gone)"
             try:
                 await asyncio.wait_for(what.wait(), float(arguments[1]) if len(arguments) > 1 else 60)
                 return f"ok {arguments[0]}"
