@@ -3,7 +3,9 @@ connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 card=$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')
 [[ -n $card ]] || die "no bluez card"
+# PipeWire names HFP's profile headset-head-unit; PulseAudio 16's native backend handsfree_head_unit.
 profile=$(card_profile headset-head-unit)
+[[ -n $profile ]] || profile=$(card_profile handsfree-head-unit)
 [[ -n $profile ]] || die "the card offers no headset-head-unit profile: $(pactl list cards | grep -A12 Profiles)"
 peer speaker /tmp/lab-speaker.wav
 sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
@@ -32,11 +34,12 @@ echo "speaker got $samples samples; mic capture $(stat -c %s /tmp/lab-mic.raw) b
 (( $(stat -c %s /tmp/lab-mic.raw) > 16000 )) || die "the sound server's SCO source gave only $(stat -c %s /tmp/lab-mic.raw) bytes"
 heard=$(sox -t raw -r 8000 -e signed -b 16 -c 1 /tmp/lab-mic.raw -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
 said=$(sox /tmp/lab-speaker.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
-pitch=$(sox /tmp/lab-speaker.wav -n stat 2>&1 | awk '/Rough +frequency/ {print $3}')
-echo "rough frequency at the glasses' speaker: $pitch Hz"
+pitch=$(python3 "$LAB/cases/peak_frequency.py" /tmp/lab-speaker.wav)
+echo "strongest frequency at the glasses' speaker: $pitch Hz (440 Hz played)"
 echo "RMS at the glasses' speaker $said (a 440 Hz tone at 0.5 was played); RMS of what the source captured $heard (the mic said the sample)"
 # Under emulation the link is bursty (gaps of silence between bursts): a level well above
 # silence is what is asked, not the tone's full level.
 awk -v r="${said:-0}" 'BEGIN { exit !(r > 0.005) }' || die "the tone did not reach the glasses' speaker (RMS ${said:-none})"
+awk -v f="${pitch:-0}" 'BEGIN { exit !(f > 400 && f < 480) }' || die "what reached the glasses' speaker is not the 440 Hz tone (strongest ${pitch:-none} Hz)"
 awk -v r="${heard:-0}" 'BEGIN { exit !(r > 0.005) }' || die "the glasses' mic did not reach the sound server's source (RMS ${heard:-none})"
 pactl set-card-profile "$card" "$(card_profile a2dp-sink)"
