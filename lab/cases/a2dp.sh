@@ -17,7 +17,7 @@ grep -h "a2dp-first-frame" "$OUT/logs/peer-events.log" | tail -1
 frames=$(grep -oE "frames=[0-9]+" <<< "$answer" | cut -d= -f2)
 (( ${frames:-0} > 100 )) || die "only ${frames:-0} SBC frames arrived"
 rms=$(sox /tmp/lab-a2dp.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
-freq=$(python3 "$LAB/cases/peak_frequency.py" /tmp/lab-a2dp.wav)
+freq=$(/usr/bin/python3 "$LAB/cases/peak_frequency.py" /tmp/lab-a2dp.wav)
 echo "decoded RMS $rms, strongest frequency $freq Hz (1000 Hz played)"
 awk -v r="${rms:-0}" 'BEGIN { exit !(r > 0.05) }' || die "the decoded A2DP audio is silent (RMS ${rms:-none})"
 awk -v f="${freq:-0}" 'BEGIN { exit !(f > 900 && f < 1100) }' || die "the decoded A2DP audio is not the 1000 Hz tone (strongest frequency ${freq:-none} Hz)"

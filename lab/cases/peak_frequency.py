@@ -1,4 +1,5 @@
-"""Prints the strongest frequency (Hz) of a WAV's loudest second: under emulation the links
+"""(Debian's python3 with python3-numpy: /usr/bin/python3, not the lab's venv.)
+Prints the strongest frequency (Hz) of a WAV's loudest second: under emulation the links
 are bursty, so a zero-crossing estimate over the whole file (sox's 'rough frequency') is not."""
 
 import sys

@@ -34,7 +34,7 @@ echo "speaker got $samples samples; mic capture $(stat -c %s /tmp/lab-mic.raw) b
 (( $(stat -c %s /tmp/lab-mic.raw) > 16000 )) || die "the sound server's SCO source gave only $(stat -c %s /tmp/lab-mic.raw) bytes"
 heard=$(sox -t raw -r 8000 -e signed -b 16 -c 1 /tmp/lab-mic.raw -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
 said=$(sox /tmp/lab-speaker.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
-pitch=$(python3 "$LAB/cases/peak_frequency.py" /tmp/lab-speaker.wav)
+pitch=$(/usr/bin/python3 "$LAB/cases/peak_frequency.py" /tmp/lab-speaker.wav)
 echo "strongest frequency at the glasses' speaker: $pitch Hz (440 Hz played)"
 echo "RMS at the glasses' speaker $said (a 440 Hz tone at 0.5 was played); RMS of what the source captured $heard (the mic said the sample)"
 # Under emulation the link is bursty (gaps of silence between bursts): a level well above
