@@ -25,7 +25,9 @@ peer wait sco 60 || die "no SCO link with streams on $sink and $source"
 timing sco-up "$(since "$start")"
 wait_for 30 grep -q "sco-first-buffer" "$OUT/logs/peer-events.log" || die "nothing arrived at the glasses over SCO"
 timing sco-first-buffer "$(since "$start")"
-sleep 4
+# The mic speaks now that both streams run (the servers' sources start late under emulation).
+peer mic /tmp/lab-mic-in.wav 0.5 || die "the peer refused the mic WAV"
+sleep 9
 kill $rec 2>/dev/null || true
 answer=$(peer speaker-stop)
 samples=$(awk '{print $1}' <<< "${answer#ok }")
