@@ -44,4 +44,3 @@ echo "RMS at the glasses' speaker $said (a 440 Hz tone at 0.5 was played); RMS o
 awk -v r="${said:-0}" 'BEGIN { exit !(r > 0.005) }' || die "the tone did not reach the glasses' speaker (RMS ${said:-none})"
 awk -v f="${pitch:-0}" 'BEGIN { exit !(f > 400 && f < 480) }' || die "what reached the glasses' speaker is not the 440 Hz tone (strongest ${pitch:-none} Hz)"
 awk -v r="${heard:-0}" 'BEGIN { exit !(r > 0.005) }' || die "the glasses' mic did not reach the sound server's source (RMS ${heard:-none})"
-pactl set-card-profile "$card" "$(card_profile a2dp-sink)"
