@@ -35,7 +35,7 @@ extension BluezClient {
         if partial.count == 1 { return partial[0] }
         let known = model.devices.map { "\($0.address) (\($0.alias))" }.joined(separator: ", ")
         if partial.count > 1 { throw BluezError("'\(text)' names more than one device: \(partial.map(\.address).joined(separator: ", ")); give the address") }
-        throw BluezError("BlueZ knows no device '\(text)'; known: \(known.isEmpty ? "none (pair the glasses first, e.g. with bluetoothctl)" : known)")
+        throw BluezError("BlueZ knows no device '\(text)'; known: \(known.isEmpty ? "none (pair the glasses first: glasses-audio pair ADDRESS)" : known)")
     }
 
     /// Connects or disconnects the device `text` names (or one profile of it), and returns

@@ -9,6 +9,7 @@ import Foundation
 extension GlassesEmulator {
     func publish() async throws {
         try await bluez.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
+        try bluez.add("/org/bluez", [agentManagerInterface()])
         try bluez.add(Self.adapterPath, [adapterInterface(), mediaInterface()])
         try bluez.add(devicePath, [deviceInterface()])
         try ofono.add("/", [managerInterface()])
@@ -19,8 +20,22 @@ extension GlassesEmulator {
         logger.info("emulating \(glasses.name) (\(glasses.address)) on \(bluez.connection.address)")
     }
 
+    /// `AgentManager1`, as BlueZ has it: agents register and unregister; nothing asks them
+    /// anything here, because the emulated glasses are paired already.
+    private func agentManagerInterface() -> DBusInterface {
+        DBusInterface("org.bluez.AgentManager1", methods: [
+            DBusMethod("RegisterAgent", in: "os") { _ in [] },
+            DBusMethod("UnregisterAgent", in: "o") { _ in [] },
+            DBusMethod("RequestDefaultAgent", in: "o") { _ in [] },
+        ])
+    }
+
     private func adapterInterface() -> DBusInterface {
-        DBusInterface(BluezName.adapter, properties: [
+        DBusInterface(BluezName.adapter, methods: [
+            // The emulated glasses are always known: discovery has nothing to find.
+            DBusMethod("StartDiscovery") { _ in [] },
+            DBusMethod("StopDiscovery") { _ in [] },
+        ], properties: [
             "Address": .string(Self.adapterAddress), "AddressType": .string("public"),
             "Name": .string("glasses-emulator"), "Alias": .string("glasses-emulator"),
             "Class": .uint32(0x6c010c), "Powered": .boolean(true), "Discoverable": .boolean(false),
@@ -28,7 +43,9 @@ extension GlassesEmulator {
             // The local roles: A2DP source (to glasses that are sinks) and hands-free gateway.
             "UUIDs": .strings([BluetoothUUID.a2dpSource, BluetoothUUID.a2dpSink, BluetoothUUID.handsfreeGateway,
                                BluetoothUUID.avrcpTarget, BluetoothUUID.avrcpController]),
-        ])
+        ], writable: ["Pairable": { value in
+            guard case .boolean = value.unwrapped else { throw DBusError.invalidArgs("Pairable is a boolean") }
+        }])
     }
 
     private func mediaInterface() -> DBusInterface {
@@ -65,6 +82,8 @@ extension GlassesEmulator {
         DBusInterface(
             BluezName.device,
             methods: [
+                // As BlueZ for a device that is paired already.
+                DBusMethod("Pair") { _ in throw DBusError("org.bluez.Error.AlreadyExists", "Already Exists") },
                 // As BlueZ: the link is up (or refused) by the time the caller has the reply.
                 DBusMethod("Connect") { [weak self] _ in
                     guard let self else { return [] }
@@ -103,7 +122,10 @@ extension GlassesEmulator {
                 "Paired": .boolean(true), "Bonded": .boolean(true), "Trusted": .boolean(true), "Blocked": .boolean(false),
                 "Connected": .boolean(false), "ServicesResolved": .boolean(false), "LegacyPairing": .boolean(false),
                 "Adapter": .objectPath(Self.adapterPath), "UUIDs": .strings(glasses.uuids),
-            ])
+            ],
+            writable: ["Trusted": { value in
+                guard case .boolean = value.unwrapped else { throw DBusError.invalidArgs("Trusted is a boolean") }
+            }])
     }
 
     /// `Battery1` as BlueZ shows it for a device that reports its level (over HFP's AT

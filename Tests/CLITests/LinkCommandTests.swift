@@ -46,6 +46,27 @@ struct LinkCommandTests {
         #expect(off.status == 2)
     }
 
+    @Test("pair registers our agent, finds the glasses paired already, trusts and connects them; an unknown device is not found")
+    func pairOnTheEmulator() async throws {
+        let directory = TemporaryDirectory()
+        let sandbox = try await offThread { [emulator] in try EmulatorSandbox(emulator: emulator, directory: directory, connected: false) }
+        defer { sandbox.stop() }
+        let env = sandbox.environment
+
+        let paired = try await offThread { [audio] in try Run.command(audio, ["pair", "ray-ban", "--json"], environment: env) }
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(paired.stdout.utf8)) as? [String: Any], "\(paired.stdout)")
+        #expect(report["newly_paired"] as? Bool == false)
+        #expect(report["connected"] as? Bool == true)
+        let device = try #require(report["device"] as? [String: Any])
+        #expect(device["address"] as? String == "C0:FF:EE:00:00:02")
+        #expect(device["trusted"] as? Bool == true)
+
+        let missing = try await offThread { [audio] in try Run.command(audio, ["pair", "AA:BB:CC:DD:EE:FF", "--discovery-seconds", "1"], environment: env) }
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no device 'AA:BB:CC:DD:EE:FF' found in 1.0 seconds of discovery"), "\(missing.stderr)")
+    }
+
     @Test("without a system bus, connect says what is missing")
     func noBus() async throws {
         let directory = TemporaryDirectory()

@@ -1,0 +1,88 @@
+public import BluezModel
+import BluetoothIDs
+import DBusKit
+import Routing
+
+/// What `pair` did.
+public struct BluezPairResult: Sendable {
+    public var device: BluezDevice
+    /// False when the glasses were paired already.
+    public var paired: Bool
+    /// Seconds from the start to the device being known (0 when it was), and to paired.
+    public var discoverySeconds: Double
+    public var pairSeconds: Double
+}
+
+extension BluezClient {
+    /// Pairs and trusts glasses: our Agent1 registered (NoInputNoOutput), the adapter made
+    /// pairable (BlueZ keeps it non-bondable otherwise: the kernel then asks for "No Bonding"
+    /// and the key is forgotten at the first disconnect), discovery until the device shows up,
+    /// `Device1.Pair`, `Trusted = true`. The agent is unregistered before returning.
+    public func pair(_ text: String, discoveryTimeout: Duration = .seconds(30)) async throws -> BluezPairResult {
+        guard isServiceUp else { throw BluezError("BlueZ (org.bluez) is not on the bus; is bluetoothd running?") }
+        guard let adapter = model.adapters.first else {
+            throw BluezError("BlueZ has no Bluetooth adapter; plug one in or check `btmgmt info` and the kernel's bluetooth module")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let server = DBusObjectServer(connection: connection)
+        try server.add(BluezPairingAgent.path, [BluezPairingAgent.dbusInterface()])
+        try await bluez("/org/bluez", BluezPairingAgent.agentManager, "RegisterAgent",
+                        [.objectPath(BluezPairingAgent.path), .string(BluezPairingAgent.capability)])
+        defer {
+            Task { [connection] in
+                _ = try? await connection.call(BluezName.service, "/org/bluez", BluezPairingAgent.agentManager, "UnregisterAgent",
+                                               [.objectPath(BluezPairingAgent.path)])
+            }
+        }
+        try await setProperty(adapter.path, BluezName.adapter, "Pairable", .boolean(true))
+        if !adapter.powered { try await setProperty(adapter.path, BluezName.adapter, "Powered", .boolean(true)) }
+
+        if (try? device(named: text)) == nil {
+            try await bluez(adapter.path, BluezName.adapter, "StartDiscovery")
+            let deadline = clock.now + discoveryTimeout
+            while (try? device(named: text)) == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(250)) }
+            _ = try? await connection.call(BluezName.service, adapter.path, BluezName.adapter, "StopDiscovery")
+        }
+        guard let found = try? device(named: text) else {
+            throw BluezError("no device '\(text)' found in \(discoveryTimeout) of discovery; are the glasses on and in pairing mode?")
+        }
+        let id = found.identifier
+        let discovered = clock.now
+        var newlyPaired = false
+        if !found.paired {
+            do {
+                _ = try await connection.call(BluezName.service, found.path, BluezName.device, "Pair", timeout: .seconds(90))
+                newlyPaired = true
+            } catch let error as DBusError where error.name == "org.bluez.Error.AlreadyExists" {
+                newlyPaired = false
+            } catch let error as DBusError {
+                throw BluezError("pairing \(found.alias) (\(found.address)) failed: \(error.message.isEmpty ? error.name : "\(error.message) (\(error.name))")")
+            }
+        }
+        try await setProperty(found.path, BluezName.device, "Trusted", .boolean(true))
+        // Wait for BlueZ's PropertiesChanged to reach the model.
+        let settle = clock.now + .seconds(5)
+        while !(model.device(id)?.paired ?? false) || !(model.device(id)?.trusted ?? false), clock.now < settle {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let seconds = { (instant: ContinuousClock.Instant) in
+            let duration = instant - start
+            return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        return BluezPairResult(device: model.device(id) ?? found, paired: newlyPaired,
+                               discoverySeconds: seconds(discovered), pairSeconds: seconds(clock.now))
+    }
+
+    private func bluez(_ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue] = []) async throws {
+        do {
+            _ = try await connection.call(BluezName.service, path, interface, method, arguments)
+        } catch let error as DBusError {
+            throw BluezError("\(interface).\(method) failed: \(error.message.isEmpty ? error.name : "\(error.message) (\(error.name))")")
+        }
+    }
+
+    private func setProperty(_ path: String, _ interface: String, _ name: String, _ value: DBusValue) async throws {
+        try await bluez(path, FreedesktopName.properties, "Set", [.string(interface), .string(name), .variant(value)])
+    }
+}

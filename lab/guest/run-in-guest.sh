@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Runs inside the lab VM (scripts/bt-lab boots it): brings up the real Bluetooth stack once —
+# dbus-daemon (system and session buses), bluetoothd -E, the glasses peer on /dev/vhci, the
+# sound server — then runs each case in lab/cases/ that was asked for, and writes one result
+# line per case to $OUT/results. Logs of everything go to $OUT/logs/.
+#
+#   run-in-guest.sh SERVER OUT REPO CASE...      SERVER: pipewire | pulseaudio
+set -uo pipefail
+SERVER=$1 OUT=$2 REPO=$3
+shift 3
+CASES=("$@")
+LAB=$REPO/lab
+export PATH=/opt/btlab-venv/bin:/usr/sbin:/usr/bin:/sbin:/bin
+mkdir -p "$OUT/logs"
+: > "$OUT/results"
+t0=$(date +%s.%N)
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+timing() { echo "timing $SERVER $1 $2" >> "$OUT/timings"; echo "bt-lab[$SERVER]: $1 $2 s"; }
+fail_stack() { echo "stack $SERVER failed: $*" >> "$OUT/results"; echo "bt-lab[$SERVER]: stack failed: $*"; exit 0; }
+
+# A private runtime: writable state in tmpfs, nothing from the host's session.
+export XDG_RUNTIME_DIR=/tmp/lab-xdg XDG_CONFIG_HOME=/tmp/lab-config HOME=/tmp/lab-home
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$HOME" /run/dbus /var/lib/bluetooth
+chmod 700 "$XDG_RUNTIME_DIR"
+
+modprobe hci_vhci && modprobe rfcomm && modprobe bnep 2>/dev/null
+modprobe uinput 2>/dev/null
+[[ -e /dev/vhci ]] || fail_stack "/dev/vhci missing after modprobe hci_vhci"
+
+dbus-daemon --system --fork --nopidfile || fail_stack "system dbus-daemon did not start"
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket
+dbus-daemon --session --fork --nopidfile --address="unix:path=$XDG_RUNTIME_DIR/bus" || fail_stack "session dbus-daemon did not start"
+export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
+
+btmon -w "$OUT/logs/btsnoop.log" > /dev/null 2>&1 &
+PEER_SOCKET=/tmp/lab-peer.sock
+( cd "$LAB/peer" && exec python3 glasses_peer.py --control "$PEER_SOCKET" ) \
+  > "$OUT/logs/peer-events.log" 2> "$OUT/logs/peer.log" &
+for _ in $(seq 1200); do grep -q "^event .* ready" "$OUT/logs/peer-events.log" 2>/dev/null && break; sleep 0.2; done
+grep -q "^event .* ready" "$OUT/logs/peer-events.log" || fail_stack "the glasses peer did not start (see peer.log)"
+
+/usr/libexec/bluetooth/bluetoothd -n -d -E > "$OUT/logs/bluetoothd.log" 2>&1 &
+for _ in $(seq 150); do btmgmt info 2>/dev/null | grep -q "current settings:.*powered" && break
+  btmgmt power on > /dev/null 2>&1; sleep 0.2; done
+
+case $SERVER in
+  pipewire)
+    # No logind in the VM: WirePlumber's Bluetooth monitor waits for an active seat forever
+    # unless told not to ask.
+    mkdir -p "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d"
+    echo 'bluez_monitor.properties["with-logind"] = false' > "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d/51-bt-lab.lua"
+    pipewire > "$OUT/logs/pipewire.log" 2>&1 &
+    sleep 1
+    wireplumber > "$OUT/logs/wireplumber.log" 2>&1 &
+    pipewire-pulse > "$OUT/logs/pipewire-pulse.log" 2>&1 &
+    ;;
+  pulseaudio)
+    pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-level=info \
+      -L module-native-protocol-unix -L module-null-sink -L module-always-sink \
+      -L "module-bluetooth-policy" -L "module-bluetooth-discover headset=native" \
+      -L module-card-restore -L module-default-device-restore -L module-switch-on-port-available \
+      > "$OUT/logs/pulseaudio.log" 2>&1 &
+    ;;
+esac
+for _ in $(seq 300); do pactl info > /dev/null 2>&1 && break; sleep 0.2; done
+pactl info > /dev/null 2>&1 || fail_stack "$SERVER did not start (see its log)"
+timing stack-up "$(since "$t0")"
+
+export LAB OUT SERVER PEER_SOCKET REPO
+export GLASSES=F0:F1:F2:F3:F4:F5
+export GA=$REPO/.build/debug/glasses-audio
+peer() { python3 "$LAB/peer/peerctl.py" "$PEER_SOCKET" "$@"; }
+export -f peer
+
+for name in "${CASES[@]}"; do
+  script=$LAB/cases/$name.sh
+  start=$(date +%s.%N)
+  if [[ ! -f $script ]]; then
+    echo "case $name failed: no such case ($script)" >> "$OUT/results"; continue
+  fi
+  echo "bt-lab[$SERVER]: case $name"
+  set +e
+  ( set -euo pipefail; source "$LAB/cases/lib.sh"; source "$script" ) > "$OUT/logs/case-$name.log" 2>&1
+  status=$?
+  set -e +e
+  took=$(since "$start")
+  case $status in
+    0) echo "case $name passed $took" >> "$OUT/results" ;;
+    77) echo "case $name skipped $took $(tail -1 "$OUT/logs/case-$name.log")" >> "$OUT/results" ;;
+    *) echo "case $name failed $took $(tail -1 "$OUT/logs/case-$name.log")" >> "$OUT/results" ;;
+  esac
+  grep -h "^timing " "$OUT/logs/case-$name.log" | sed "s/^timing /timing $SERVER /" >> "$OUT/timings" || true
+  tail -1 "$OUT/results"
+done
+peer quit > /dev/null 2>&1 || true
+echo "bt-lab[$SERVER]: done after $(since "$t0") s"

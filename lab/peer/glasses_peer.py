@@ -1,0 +1,454 @@
+"""The lab's glasses: a Bumble host on a `LabController`, linked to a second `LabController`
+that the guest kernel sees as hci0 through /dev/vhci.
+
+What the glasses do: HFP hands-free (CVSD over SCO; the mic plays a WAV, the speaker records to
+a WAV), the HF battery indicator (AT+BIEV) and Apple's battery report (AT+IPHONEACCEV), the
+voice-recognition button (AT+BVRA=1), an A2DP sink whose SBC is decoded to a WAV (libsbc), and
+link loss on demand ("fold").
+
+Control: one line per command on a Unix socket (--control); one line back, "ok ..." or
+"error ...". Events go to stdout, one line each, prefixed "event".
+
+    status                      JSON: slc, sco, a2dp, battery sent, address
+    wait slc|sco|sco-down|a2dp|gone [s]  waits for that state (default 60 s)
+    battery N                   AT+BIEV=2,N; answers what the AG answered (ok/error/no answer)
+    apple-battery N             AT+XAPL then AT+IPHONEACCEV=1,1,<N/10 - 1>
+    bvra                        AT+BVRA=1 (the button)
+    mic PATH [DELAY]            the WAV (8 kHz mono s16) the mic says DELAY s into the next SCO link
+    speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
+    speaker-stop                closes the speaker WAV; answers the number of samples
+    a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop)
+    a2dp-stop                   closes it; answers frames and samples
+    fold                        link loss: the ACL (and SCO) dropped with "connection timeout"
+    quit
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ctypes
+import json
+import logging
+import os
+import sys
+import time
+import wave
+
+from bumble import a2dp, avdtp, hci, hfp, rfcomm
+from bumble.core import PhysicalTransport
+from bumble.device import Device, DeviceConfiguration
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.transport import open_transport
+
+from lab_controller import LabController
+
+logger = logging.getLogger("glasses-peer")
+
+# Every AT command waits this long for OK: under emulation the AG can take seconds.
+AT_TIMEOUT = 15.0
+SCO_PAYLOAD = 48  # 3 ms of 8 kHz s16 mono, what the kernel's SCO sockets move per packet
+SCO_SAMPLE_RATE = 8000
+
+
+def event(text: str) -> None:
+    print(f"event {time.monotonic():.3f} {text}", flush=True)
+
+
+class PatientHf(hfp.HfProtocol):
+    """Bumble's HF, with an AT timeout that survives emulation."""
+
+    async def execute_command(self, cmd, timeout=1.0, **kwargs):
+        return await super().execute_command(cmd, timeout=max(timeout, AT_TIMEOUT), **kwargs)
+
+
+class SbcDecoder:
+    """libsbc through ctypes (the field's own decoder)."""
+
+    class Sbc(ctypes.Structure):
+        _fields_ = [
+            ("flags", ctypes.c_ulong), ("frequency", ctypes.c_uint8), ("blocks", ctypes.c_uint8),
+            ("subbands", ctypes.c_uint8), ("mode", ctypes.c_uint8), ("allocation", ctypes.c_uint8),
+            ("bitpool", ctypes.c_uint8), ("endian", ctypes.c_uint8),
+            ("priv", ctypes.c_void_p), ("priv_alloc_base", ctypes.c_void_p),
+        ]
+
+    def __init__(self) -> None:
+        self.lib = ctypes.CDLL("libsbc.so.1")
+        self.state = self.Sbc()
+        self.lib.sbc_init(ctypes.byref(self.state), ctypes.c_ulong(0))
+        self.out = ctypes.create_string_buffer(8192)
+
+    def decode(self, data: bytes) -> tuple[bytes, int]:
+        pcm, frames, offset = bytearray(), 0, 0
+        written = ctypes.c_size_t(0)
+        while offset < len(data):
+            chunk = data[offset:]
+            used = self.lib.sbc_decode(
+                ctypes.byref(self.state), chunk, ctypes.c_size_t(len(chunk)),
+                self.out, ctypes.c_size_t(len(self.out)), ctypes.byref(written))
+            if used <= 0:
+                break
+            pcm += self.out.raw[: written.value]
+            offset += used
+            frames += 1
+        return bytes(pcm), frames
+
+    def channels(self) -> int:
+        return 1 if self.state.mode == 0 else 2  # SBC_MODE_MONO is 0
+
+    def rate(self) -> int:
+        return [16000, 32000, 44100, 48000][self.state.frequency]
+
+
+class Glasses:
+    def __init__(self, device: Device, peer_controller: LabController, host_controller: LabController):
+        self.device = device
+        self.glasses_controller = peer_controller
+        self.host_controller = host_controller
+        self.hf: PatientHf | None = None
+        self.slc = asyncio.Event()
+        self.sco_up = asyncio.Event()
+        self.sco_down = asyncio.Event()
+        self.sco_down.set()
+        self.a2dp_up = asyncio.Event()
+        self.gone = asyncio.Event()
+        self.sco_link = None
+        self.mic_samples = b""
+        self.mic_task: asyncio.Task | None = None
+        self.speaker: wave.Wave_write | None = None
+        self.speaker_samples = 0
+        self.sco_first_buffer = False
+        self.a2dp_file: wave.Wave_write | None = None
+        self.a2dp_path: str | None = None
+        self.a2dp_frames = 0
+        self.a2dp_samples = 0
+        self.decoder: SbcDecoder | None = None
+        self.battery_sent: int | None = None
+
+    # -- HFP --------------------------------------------------------------------------------
+
+    def configuration(self) -> hfp.HfConfiguration:
+        return hfp.HfConfiguration(
+            supported_hf_features=[
+                hfp.HfFeature.VOICE_RECOGNITION_ACTIVATION,
+                hfp.HfFeature.REMOTE_VOLUME_CONTROL,
+                hfp.HfFeature.HF_INDICATORS,
+            ],
+            supported_hf_indicators=[hfp.HfIndicator.BATTERY_LEVEL],
+            supported_audio_codecs=[hfp.AudioCodec.CVSD],
+        )
+
+    def on_dlc(self, dlc: rfcomm.DLC) -> None:
+        event("hfp-rfcomm")
+        self.hf = PatientHf(dlc, self.configuration())
+        asyncio.get_running_loop().create_task(self.run_hf(self.hf))
+
+    async def run_hf(self, hf: PatientHf) -> None:
+        try:
+            await hf.initiate_slc()
+        except Exception as error:  # the AG's answer, or its silence, is what we report
+            event(f"hfp-slc-failed {type(error).__name__} {error}")
+            return
+        self.slc.set()
+        event("hfp-slc-ready")
+        await hf.run()
+
+    async def at(self, command: str) -> str:
+        if not self.hf or not self.slc.is_set():
+            return "error no service-level connection"
+        try:
+            await self.hf.execute_command(command)
+            return "ok OK"
+        except asyncio.TimeoutError:
+            return f"ok no-answer (the AG sent no OK within {AT_TIMEOUT:.0f} s)"
+        except hfp.HfpProtocolError as error:
+            return f"ok {error.error_name or 'ERROR'}"
+
+    # -- SCO --------------------------------------------------------------------------------
+
+    def on_sco_request(self, connection, link_type: int) -> None:
+        parameters = hfp.ESCO_PARAMETERS[
+            hfp.DefaultCodecParameters.ESCO_CVSD_S1
+            if link_type == hci.HCI_Connection_Complete_Event.LinkType.ESCO
+            else hfp.DefaultCodecParameters.SCO_CVSD_D1
+        ]
+        asyncio.get_running_loop().create_task(self.device.send_command(
+            hci.HCI_Enhanced_Accept_Synchronous_Connection_Request_Command(
+                bd_addr=connection.peer_address, **parameters.asdict())))
+
+    def on_sco_connection(self, sco_link) -> None:
+        self.sco_link = sco_link
+        self.sco_first_buffer = False
+        sco_link.sink = self.on_sco_packet
+        sco_link.on("disconnection", self.on_sco_disconnection)
+        self.sco_up.set()
+        self.sco_down.clear()
+        event(f"sco-connected handle=0x{sco_link.handle:04x}")
+        self.mic_task = asyncio.get_running_loop().create_task(self.run_mic(sco_link))
+
+    def on_sco_disconnection(self, _reason=None) -> None:
+        event("sco-disconnected")
+        self.sco_up.clear()
+        self.sco_down.set()
+        self.sco_link = None
+        if self.mic_task:
+            self.mic_task.cancel()
+
+    def on_sco_packet(self, packet: hci.HCI_SynchronousDataPacket) -> None:
+        if not self.sco_first_buffer:
+            self.sco_first_buffer = True
+            event(f"sco-first-buffer bytes={len(packet.data)}")
+        if self.speaker:
+            self.speaker.writeframes(packet.data)
+            self.speaker_samples += len(packet.data) // 2
+
+    async def run_mic(self, sco_link) -> None:
+        """Sends the mic WAV (then silence) at 8 kHz, in bursts of 10 packets every 30 ms."""
+        position = 0
+        started = time.monotonic()
+        sent = 0
+        while True:
+            due = int((time.monotonic() - started) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
+            while sent < due:
+                chunk = self.mic_samples[position : position + SCO_PAYLOAD]
+                position += len(chunk)
+                chunk = chunk.ljust(SCO_PAYLOAD, b"\0")
+                self.device.host.send_sco_sdu(sco_link.handle, chunk)
+                sent += 1
+            await asyncio.sleep(0.03)
+
+    def set_mic(self, path: str, delay: float = 0.0) -> str:
+        """The mic says the WAV after `delay` seconds of silence, counted from the next SCO link
+        (or from now, if one is up)."""
+        with wave.open(path, "rb") as source:
+            if source.getframerate() != SCO_SAMPLE_RATE or source.getnchannels() != 1 or source.getsampwidth() != 2:
+                return "error the mic WAV must be 8000 Hz mono 16-bit (convert it with sox)"
+            speech = source.readframes(source.getnframes())
+        self.mic_samples = bytes(int(delay * SCO_SAMPLE_RATE) * 2) + speech
+        if self.sco_link and self.mic_task:
+            self.mic_task.cancel()
+            self.mic_task = asyncio.get_running_loop().create_task(self.run_mic(self.sco_link))
+        return f"ok {len(speech) // 2} samples after {delay:.1f} s"
+
+    def set_speaker(self, path: str) -> str:
+        self.speaker = wave.open(path, "wb")
+        self.speaker.setnchannels(1)
+        self.speaker.setsampwidth(2)
+        self.speaker.setframerate(SCO_SAMPLE_RATE)
+        self.speaker_samples = 0
+        return "ok recording"
+
+    def stop_speaker(self) -> str:
+        if not self.speaker:
+            return "error the speaker is not recording"
+        self.speaker.close()
+        self.speaker = None
+        return f"ok {self.speaker_samples} samples"
+
+    # -- A2DP -------------------------------------------------------------------------------
+
+    def on_avdtp_connection(self, protocol: avdtp.Protocol) -> None:
+        event("a2dp-signalling")
+        capabilities = avdtp.MediaCodecCapabilities(
+            media_type=avdtp.AVDTP_AUDIO_MEDIA_TYPE,
+            media_codec_type=a2dp.A2DP_SBC_CODEC_TYPE,
+            media_codec_information=a2dp.SbcMediaCodecInformation(
+                sampling_frequency=a2dp.SbcMediaCodecInformation.SamplingFrequency.SF_48000
+                | a2dp.SbcMediaCodecInformation.SamplingFrequency.SF_44100,
+                channel_mode=a2dp.SbcMediaCodecInformation.ChannelMode.JOINT_STEREO
+                | a2dp.SbcMediaCodecInformation.ChannelMode.STEREO
+                | a2dp.SbcMediaCodecInformation.ChannelMode.MONO,
+                block_length=a2dp.SbcMediaCodecInformation.BlockLength.BL_16,
+                subbands=a2dp.SbcMediaCodecInformation.Subbands.S_8,
+                allocation_method=a2dp.SbcMediaCodecInformation.AllocationMethod.LOUDNESS,
+                minimum_bitpool_value=2,
+                maximum_bitpool_value=53,
+            ),
+        )
+        sink = protocol.add_sink(capabilities)
+        sink.on("rtp_packet", self.on_rtp_packet)
+        sink.on("open", lambda: (self.a2dp_up.set(), event("a2dp-open")))
+        sink.on("start", lambda: event("a2dp-start"))
+        sink.on("suspend", lambda: event("a2dp-suspend"))
+        sink.on("close", lambda: (self.a2dp_up.clear(), event("a2dp-close")))
+
+    def on_rtp_packet(self, packet) -> None:
+        if not self.a2dp_path:
+            return
+        if self.decoder is None:
+            self.decoder = SbcDecoder()
+        # The payload: one byte of header (frame count), then SBC frames.
+        pcm, frames = self.decoder.decode(bytes(packet.payload[1:]))
+        if not pcm:
+            return
+        if self.a2dp_file is None:
+            self.a2dp_file = wave.open(self.a2dp_path, "wb")
+            self.a2dp_file.setnchannels(self.decoder.channels())
+            self.a2dp_file.setsampwidth(2)
+            self.a2dp_file.setframerate(self.decoder.rate())
+            event(f"a2dp-first-frame rate={self.decoder.rate()} bitpool={self.decoder.state.bitpool}")
+        self.a2dp_file.writeframes(pcm)
+        self.a2dp_frames += frames
+        self.a2dp_samples += len(pcm) // (2 * self.decoder.channels())
+
+    def set_a2dp(self, path: str) -> str:
+        self.a2dp_path, self.a2dp_file, self.a2dp_frames, self.a2dp_samples = path, None, 0, 0
+        self.decoder = None
+        return "ok recording"
+
+    def stop_a2dp(self) -> str:
+        if self.a2dp_file:
+            self.a2dp_file.close()
+        rate = self.decoder.rate() if self.decoder else 0
+        self.a2dp_path, self.a2dp_file = None, None
+        return f"ok frames={self.a2dp_frames} samples={self.a2dp_samples} rate={rate}"
+
+    # -- link loss --------------------------------------------------------------------------
+
+    def fold(self) -> str:
+        """Both controllers lose the link at once, as when the glasses fold and power down."""
+        glasses = self.glasses_controller
+        host = self.host_controller
+        if host.public_address not in glasses.classic_connections:
+            return "error no link to drop"
+        timeout = hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR
+        for side, other in ((glasses, host), (host, glasses)):
+            if other.public_address in side.sco_links:
+                side.on_classic_sco_disconnected(other.public_address, timeout)
+            side.on_classic_disconnected(other.public_address, timeout)
+        return "ok folded"
+
+    def on_disconnection(self, reason) -> None:
+        event(f"disconnected reason={reason}")
+        self.slc.clear()
+        self.sco_up.clear()
+        self.sco_down.set()
+        self.a2dp_up.clear()
+        self.hf = None
+        self.gone.set()
+
+    def on_connection(self, connection) -> None:
+        if connection.transport != PhysicalTransport.BR_EDR:
+            return
+        event(f"connected {connection.peer_address}")
+        self.gone.clear()
+        connection.on("disconnection", self.on_disconnection)
+
+    def status(self) -> str:
+        return "ok " + json.dumps({
+            "address": str(self.device.public_address),
+            "connected": bool(self.glasses_controller.classic_connections),
+            "slc": self.slc.is_set(), "sco": self.sco_up.is_set(), "a2dp": self.a2dp_up.is_set(),
+            "battery_sent": self.battery_sent,
+        })
+
+    # -- the control socket -----------------------------------------------------------------
+
+    async def command(self, line: str) -> str:
+        words = line.split()
+        if not words:
+            return "error empty command"
+        name, arguments = words[0], words[1:]
+        if name == "status":
+            return self.status()
+        if name == "wait":
+            if not arguments:
+                return "error wait slc|sco|a2dp|gone [seconds]"
+            what = {"slc": self.slc, "sco": self.sco_up, "sco-down": self.sco_down, "a2dp": self.a2dp_up,
+                    "gone": self.gone}.get(arguments[0])
+            if what is None:
+                return f"error unknown state {arguments[0]} (slc, sco, sco-down, a2dp, gone)"
+            try:
+                await asyncio.wait_for(what.wait(), float(arguments[1]) if len(arguments) > 1 else 60)
+                return f"ok {arguments[0]}"
+            except asyncio.TimeoutError:
+                return f"error no {arguments[0]} in time"
+        if name == "battery" and arguments:
+            self.battery_sent = int(arguments[0])
+            return await self.at(f"AT+BIEV=2,{int(arguments[0])}")
+        if name == "apple-battery" and arguments:
+            level = max(0, min(9, (int(arguments[0]) + 5) // 10 - 1))
+            await self.at("AT+XAPL=ABCD-1234-0100,2")
+            return await self.at(f"AT+IPHONEACCEV=1,1,{level}")
+        if name == "bvra":
+            return await self.at("AT+BVRA=1")
+        if name == "mic" and arguments:
+            return self.set_mic(arguments[0], float(arguments[1]) if len(arguments) > 1 else 0.0)
+        if name == "speaker" and arguments:
+            return self.set_speaker(arguments[0])
+        if name == "speaker-stop":
+            return self.stop_speaker()
+        if name == "a2dp" and arguments:
+            return self.set_a2dp(arguments[0])
+        if name == "a2dp-stop":
+            return self.stop_a2dp()
+        if name == "fold":
+            return self.fold()
+        if name == "quit":
+            asyncio.get_running_loop().call_soon(sys.exit, 0)
+            return "ok bye"
+        return f"error unknown command {line!r} (see the peer's docstring)"
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while line := await reader.readline():
+            try:
+                answer = await self.command(line.decode().strip())
+            except Exception as error:
+                answer = f"error {type(error).__name__}: {error}"
+            writer.write((answer + "\n").encode())
+            await writer.drain()
+        writer.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vhci", default="vhci", help="Bumble transport the guest's hci0 is on")
+    parser.add_argument("--control", required=True, help="path of the Unix control socket")
+    parser.add_argument("--address", default="F0:F1:F2:F3:F4:F5")
+    parser.add_argument("--name", default="Lab Glasses")
+    parser.add_argument("--adapter-address", default="C0:C1:C2:C3:C4:C5")
+    arguments = parser.parse_args()
+    logging.basicConfig(level=os.environ.get("PEER_LOG", "INFO").upper(), stream=sys.stderr)
+
+    link = LocalLink()
+    transport = await open_transport(arguments.vhci)
+    adapter = LabController("hci0", host_source=transport.source, host_sink=transport.sink,
+                            link=link, public_address=arguments.adapter_address)
+    glasses_controller = LabController("glasses", link=link, public_address=arguments.address)
+
+    config = DeviceConfiguration(name=arguments.name, address=hci.Address(arguments.address),
+                                 class_of_device=0x240404, classic_enabled=True, le_enabled=False,
+                                 classic_sc_enabled=False)
+    host = Host(controller_source=glasses_controller, controller_sink=glasses_controller)
+    device = Device(config=config, host=host)
+    glasses = Glasses(device, glasses_controller, adapter)
+
+    rfcomm_server = rfcomm.Server(device)
+    channel = rfcomm_server.listen(glasses.on_dlc)
+    device.sdp_service_records = {
+        0x00010001: hfp.make_hf_sdp_records(0x00010001, channel, glasses.configuration()),
+        0x00010002: a2dp.make_audio_sink_service_sdp_records(0x00010002),
+    }
+    listener = avdtp.Listener.for_device(device)
+    listener.on("connection", glasses.on_avdtp_connection)
+    device.on("sco_request", glasses.on_sco_request)
+    device.on("sco_connection", glasses.on_sco_connection)
+    device.on("connection", glasses.on_connection)
+
+    await device.power_on()
+    await device.set_discoverable(True)
+    await device.set_connectable(True)
+    glasses_controller.class_of_device = 0x240404
+
+    if os.path.exists(arguments.control):
+        os.unlink(arguments.control)
+    server = await asyncio.start_unix_server(glasses.serve, path=arguments.control)
+    event(f"ready glasses={arguments.address} adapter={arguments.adapter_address}")
+    async with server:
+        await transport.source.wait_for_termination() if hasattr(transport.source, "wait_for_termination") else await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
