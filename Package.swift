@@ -78,7 +78,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
-        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
+        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "Assistant", "LocalAssistant"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
             dependencies: ["Routing", "AudioCore", .product(name: "Yams", package: "Yams")],

@@ -28,11 +28,25 @@ public struct Assistant: Sendable {
         public var earcons: Bool
         /// mediaFirst: how long a trigger listens for the wake word before letting the route go.
         public var listenTimeout: Duration
+        /// The longest a command capture may stay open, from the wake word or trigger that
+        /// opened it. The voice stage ends it sooner (no speech within its timeout, or the
+        /// command limit); this is the backstop for a stage that never says (a mic whose frames
+        /// stopped coming). The default is the default endpointer's no-speech timeout plus its
+        /// command limit (8 + 15 s) and a second for frames in flight.
+        public var captureLimit: Duration
+
+        /// ``captureLimit``'s default, from the default endpointer's timings.
+        public static var defaultCaptureLimit: Duration {
+            let endpointer = EndpointerConfiguration()
+            return .milliseconds(Int((endpointer.noSpeechTimeoutSeconds + endpointer.maximumSeconds + 1) * 1000))
+        }
 
         public init(
             policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15),
-            selfWakeWindow: Duration = .seconds(2), earcons: Bool = false, listenTimeout: Duration = .seconds(10)
+            selfWakeWindow: Duration = .seconds(2), earcons: Bool = false, listenTimeout: Duration = .seconds(10),
+            captureLimit: Duration = Configuration.defaultCaptureLimit
         ) {
+            self.captureLimit = captureLimit
             self.earcons = earcons
             self.listenTimeout = listenTimeout
             self.policy = policy
@@ -51,6 +65,8 @@ public struct Assistant: Sendable {
     private var listenDeadline: Duration?
     /// When the speaker last played the wake phrase.
     private var playedWakeAt: Duration?
+    /// When an open command capture is given up (``Configuration/captureLimit``).
+    private var captureDeadline: Duration?
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -99,21 +115,28 @@ public struct Assistant: Sendable {
             out.append(.openRoute)
         case .listening:
             if skip {
-                phase = .capturing
                 out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
+                startCapture(&out)
             }
         case .speaking:
-            phase = .capturing
             out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
+            startCapture(&out)
         }
+    }
+
+    /// A command capture opens: the voice stage ends it, or the capture limit does.
+    private mutating func startCapture(_ out: inout [AssistantAction]) {
+        phase = .capturing
+        captureDeadline = now + configuration.captureLimit
+        out.append(.scheduleTick(at: now + configuration.captureLimit))
     }
 
     private mutating func routeReady(_ route: SessionRoute, _ out: inout [AssistantAction]) {
         guard phase == .opening else { return }
         out.append(emit(.routeReady, text: route.description))
         if skipWake {
-            phase = .capturing
             out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
+            startCapture(&out)
         } else {
             phase = .listening
             out.append(emit(.listening))
@@ -147,11 +170,11 @@ public struct Assistant: Sendable {
             }
             switch phase {
             case .listening:
-                phase = .capturing
                 out += [emit(.wake, text: detection.keyword, score: detection.score)] + earcon(.listening)
+                startCapture(&out)
             case .speaking:
-                phase = .capturing
                 out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
+                startCapture(&out)
             default:
                 break
             }
@@ -215,6 +238,12 @@ public struct Assistant: Sendable {
         if phase == .listening, let deadline = listenDeadline, now >= deadline {
             listenDeadline = nil
             out.append(emit(.noCommand, text: "no wake word"))
+            afterRoundTrip(&out)
+            return
+        }
+        if phase == .capturing, let deadline = captureDeadline, now >= deadline {
+            captureDeadline = nil
+            out += [emit(.noCommand, text: "the command capture reached its limit")] + earcon(.done)
             afterRoundTrip(&out)
             return
         }

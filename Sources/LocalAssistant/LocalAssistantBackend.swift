@@ -70,29 +70,76 @@ public final class LocalAssistantBackend: AssistantBackend {
     }
 
     func decode(_ utterance: Utterance) throws -> AssistantReply {
+        let decision = try decide(utterance)
+        guard let phrase = decision.command, let command = Self.command(phrase) else {
+            return AssistantReply(heard: decision.heard, answer: "I didn't catch that.")
+        }
+        return AssistantReply(heard: decision.heard, answer: answer(to: command))
+    }
+
+    /// What one utterance was taken to be, and why.
+    public struct Decision: Sendable, Equatable {
+        /// The words the decoders heard ("" when nothing was).
+        public var heard: String
+        /// The command acted on; `nil`: "I didn't catch that".
+        public var command: String?
+        /// The best command's acoustic score less the garbage model's (any phones), per 10 ms
+        /// frame of the command's speech, in pocketsphinx's score units: 0 = the command
+        /// explains the audio as well as any phones do, the more negative the worse; `nil` when
+        /// no command was found.
+        public var margin: Double?
+        /// The link was narrowband (under 16 kHz).
+        public var narrowband: Bool
+    }
+
+    /// The least margin a command with an effect (``effectful``) needs, per link: on a narrowband
+    /// link the forced-choice decoder always finds some command, and "cancel" for a request the
+    /// grammar lacks releases the route and says nothing. Provisional, from a small measurement
+    /// with `voice-eval commands` on a corpus from `scripts/make-command-corpus` (docs/voice.md,
+    /// "Commands"): the margin separates commands from other speech poorly at 8 kHz, so it gates
+    /// only the commands whose mistake costs most; wideband keeps the mixed decode's rejection
+    /// (a clean "stop" scored under -15 there).
+    public static let minimumMargin = (wideband: -Double.infinity, narrowband: -15.0)
+
+    /// Decodes an utterance: the command it says, if any.
+    public func decide(_ utterance: Utterance) throws -> Decision {
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
-        // Two decodes: against the commands alone (always one of them: the best match), and
-        // against commands or a run of everyday words. A run of two or more other words means
-        // something else was said. A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz,
-        // which the 16 kHz model expects, so there every path scores low and only the first
-        // decode is trusted (known limit: no rejection of other speech on CVSD).
+        // Up to three decodes: against commands or a run of everyday words (wideband: a run of
+        // two or more other words means something else was said); against the commands alone
+        // (always one of them: the best match); and against any phones, the garbage model. A
+        // narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
+        // expects: every path scores low and the mixed decode cannot be trusted there, but the
+        // garbage model scores the same missing band, so the margin between the two holds.
         let narrowband = (utterance.linkRate ?? 16000) < 16000
+        var heard: String?
         if !narrowband, let mixed = recognizer.recognize(pcm, in: .commandsOrOther)?.text {
-            if let command = Self.command(mixed) { return AssistantReply(heard: mixed, answer: answer(to: command)) }
-            if mixed.split(separator: " ").count >= 2 { return AssistantReply(heard: mixed, answer: "I didn't catch that.") }
+            if Self.command(mixed) != nil { heard = mixed }
+            else if mixed.split(separator: " ").count >= 2 { return Decision(heard: mixed, command: nil, margin: nil, narrowband: false) }
         }
         // The commands alone: at wide beams on a narrowband link, where at the default ones one
         // clean command in four ended with no path through the grammar (heard as nothing);
         // at the default ones on wideband, whose pruning rejects other speech the first decode
         // let through.
-        guard let heard = recognizer.recognize(pcm, in: narrowband ? .narrowbandCommands : .commands)?.text,
-            let command = Self.command(heard)
+        guard let forced = recognizer.recognize(pcm, in: narrowband ? .narrowbandCommands : .commands),
+            Self.command(heard ?? forced.text) != nil
         else {
-            return AssistantReply(heard: "", answer: "I didn't catch that.")
+            return Decision(heard: heard ?? "", command: nil, margin: nil, narrowband: narrowband)
         }
-        return AssistantReply(heard: heard, answer: answer(to: command))
+        let phrase = heard ?? forced.text
+        guard let garbage = recognizer.recognize(pcm, in: .phones) else {
+            return Decision(heard: phrase, command: nil, margin: nil, narrowband: narrowband)
+        }
+        // Acoustic scores alone (the garbage model's phone n-grams would weigh against it), per
+        // frame of the command's speech (silence scores alike in both and would dilute it).
+        let margin = (forced.acoustic - garbage.acoustic) / Double(max(1, forced.speechFrames))
+        let needed = narrowband ? Self.minimumMargin.narrowband : Self.minimumMargin.wideband
+        let gated = Self.effectful.contains(phrase)
+        return Decision(heard: phrase, command: !gated || margin >= needed ? phrase : nil, margin: margin, narrowband: narrowband)
     }
+
+    /// The phrases whose command ends the round trip without a word.
+    public static let effectful: Set<String> = Set(commands[.stop]!)
 
     /// The command a phrase says, or `nil` for other words.
     static func command(_ phrase: String) -> Command? {

@@ -69,11 +69,7 @@ public final class VoicePipeline {
                 let hangover = vad.configuration.hangoverFrames
                 events.append(.speechEnded(time: Double(decision.index - hangover) / LogMelFeatureExtractor.frameRate))
             }
-            for detection in scoreFrame(logMel) {
-                events.append(.wake(detection))
-                lastWake = detection
-                events += translate(endpointer.wake(at: detection.time))
-            }
+            for detection in scoreFrame(logMel) { events += heard(detection) }
             events += translate(endpointer.frame(at: decision.time, isSpeech: decision.isSpeech))
         }
         return events
@@ -84,7 +80,7 @@ public final class VoicePipeline {
     public func trigger(keyword: String = "trigger") -> [VoiceEvent] {
         let detection = WakeWordDetection(keyword: keyword, time: time, start: time, score: 1, matchScore: 1)
         lastWake = detection
-        return translate(endpointer.wake(at: detection.time))
+        return translate(endpointer.start(at: detection.time))
     }
 
     /// The stream ended: reports a pending wake word and closes an open command.
@@ -93,11 +89,7 @@ public final class VoicePipeline {
         let rest = unscored[unscoredStart...]
         unscored = []
         unscoredStart = 0
-        for detection in wake?.finish(samples: rest) ?? [] {
-            events.append(.wake(detection))
-            lastWake = detection
-            events += translate(endpointer.wake(at: detection.time))
-        }
+        for detection in wake?.finish(samples: rest) ?? [] { events += heard(detection) }
         return events + translate(endpointer.finish())
     }
 
@@ -105,6 +97,13 @@ public final class VoicePipeline {
     public func events(in buffer: AudioBuffer) throws(VoiceError) -> [VoiceEvent] {
         let mono = try VoiceInput.prepare(buffer)
         return process(mono.samples) + finish()
+    }
+
+    /// A wake phrase: reported, and it opens a command unless one is open (then the command it
+    /// joins keeps the wake that opened it, and that wake's limits).
+    private func heard(_ detection: WakeWordDetection) -> [VoiceEvent] {
+        if endpointer.state == .idle { lastWake = detection }
+        return [.wake(detection)] + translate(endpointer.wake(at: detection.time))
     }
 
     /// Hands the wake engine one frame and the samples that completed it.

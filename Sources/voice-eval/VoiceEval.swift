@@ -24,12 +24,14 @@ struct VoiceEval {
                                      [--mining N] [--negative-weight W] [--noise-seconds S] [--flite-share F]
                                      [--operating-logit L] [--speed SHARE:LOW:HIGH] [--members N] [--jobs N] [--overlap SHARE]
                                      [--snr LOW:HIGH] [--babble SHARE] [--weight-decay D] [--input-dropout P]
-                                     [--vowel-shift SHARE]
+                                     [--vowel-shift SHARE] [--phoneme-edits N]
                                      [--enroll FILE|DIR ...]
                                      (neural head from text, plus the user's recordings of the phrase: N
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
                                      settings for tests)
+               voice-eval commands --corpus DIR [--json] (the local assistant's commands on a corpus from
+                                     scripts/make-command-corpus: a confusion table per link and least margin)
                voice-eval merge-heads --out FILE [--operating-logit L] HEAD.tflite HEAD.tflite... (one head
                                      averaging the logits of heads train-head wrote, shifted down by L)
         """
@@ -85,6 +87,7 @@ struct VoiceEval {
             case "--weight-decay": options.training.weightDecay = number(Float.self)
             case "--input-dropout": options.training.inputDropout = number(Float.self)
             case "--vowel-shift": options.training.vowelShift = number(Double.self)
+            case "--phoneme-edits": options.training.phonemeEdits = number(Int.self)
             case "--jobs": options.training.jobs = number(Int.self)
             case "--snr":
                 // LOW:HIGH in dB, e.g. -3:20
@@ -164,6 +167,7 @@ struct VoiceEval {
                 print("{\"file\":\"\(path)\",\"candidates\":[\(rows.joined(separator: ","))]}")
             }
         case "eval": evaluate(options)
+        case "commands": evaluateCommands(options)
         case "vad-features": dumpVADFeatures(options)
         case "merge-heads":
             // One head is allowed with --operating-logit: it moves where probability 0.5 sits.
@@ -217,6 +221,7 @@ struct VoiceEval {
                 if let value = t.weightDecay { trainer.weightDecay = max(0, value) }
                 if let value = t.inputDropout { trainer.inputDropout = min(0.9, max(0, value)) }
                 if let value = t.vowelShift { trainer.vowelShiftShare = min(1, max(0, value)) }
+                if let value = t.phonemeEdits { trainer.phonemeEditCount = max(0, value) }
                 if let value = t.jobs { trainer.concurrency = max(1, value) }
                 if let (share, range) = t.speed { (trainer.speedShare, trainer.speedRange) = (share, range) }
                 trainer.enrollment = try EnrollmentRecordings.load(options.enrollFiles)
@@ -286,6 +291,7 @@ struct VoiceEval {
         var weightDecay: Float?
         var inputDropout: Float?
         var vowelShift: Double?
+        var phonemeEdits: Int?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }

@@ -22,7 +22,7 @@ struct AssistantTests {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
         #expect(machine.handle(.trigger(skipWake: false), at: .zero) == [.openRoute])
         #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening", "scheduleTick"])
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
         #expect(captured.contains(.handOver(segment)))
         #expect(machine.phase == .thinking)
@@ -47,14 +47,14 @@ struct AssistantTests {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true, earcons: true))
         _ = machine.handle(.trigger(skipWake: false), at: .zero)
         _ = machine.handle(.routeReady(route), at: .zero)
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "playEarcon"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "playEarcon", "scheduleTick"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
         #expect(Array(types(captured).prefix(3)) == ["commandCaptured", "playEarcon", "handOver"])
         #expect(captured.contains(.playEarcon(.done)))
         var quiet = Assistant(configuration: .init(policy: .mediaFirst, once: true))
         _ = quiet.handle(.trigger(skipWake: false), at: .zero)
         _ = quiet.handle(.routeReady(route), at: .zero)
-        #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake"])
+        #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick"])
     }
 
     @Test("mediaFirst: a trigger with no wake word lets the route go after the listen timeout")
@@ -97,7 +97,7 @@ struct AssistantTests {
         #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(4500))) == ["selfWakeIgnored"])
         #expect(machine.phase == .listening)
         // Past the window, the wake phrase is the user's.
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(6))) == ["wake"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(6))) == ["wake", "scheduleTick"])
         #expect(machine.phase == .capturing)
     }
 
@@ -110,7 +110,7 @@ struct AssistantTests {
         _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
         _ = machine.handle(.reply(heard: "what is your name", answer: "I am Glasses. Say hey glasses to wake me."), at: .seconds(2))
         let barge = machine.handle(.voice(.wake(wake)), at: .seconds(3))
-        #expect(types(barge) == ["cancelSpeech", "bargeIn"])
+        #expect(types(barge) == ["cancelSpeech", "bargeIn", "scheduleTick"])
         #expect(machine.phase == .capturing)
         // The cancelled reply's own end is no longer news.
         #expect(machine.handle(.replyFinished(interrupted: true), at: .seconds(3)).isEmpty)
@@ -183,5 +183,28 @@ struct AssistantTests {
         _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
         let stop = machine.handle(.reply(heard: "stop", answer: ""), at: .seconds(2))
         #expect(types(stop) == ["transcript", "releaseRoute", "routeReleased", "finished"])
+    }
+
+    @Test("a capture the voice stage never ends is given up at the capture limit, and the assistant listens again")
+    func captureLimit() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst, captureLimit: .seconds(24)))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        let woken = machine.handle(.voice(.wake(wake)), at: .seconds(1))
+        #expect(woken.contains(.scheduleTick(at: .seconds(25))))
+        // The phrase heard again and again while capturing (a looping mic) moves nothing.
+        for second in stride(from: 5, through: 21, by: 4) {
+            #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(second))).isEmpty)
+        }
+        #expect(machine.handle(.tick(now: .seconds(24)), at: .seconds(24)).isEmpty)
+        #expect(machine.phase == .capturing)
+        #expect(types(machine.handle(.tick(now: .seconds(25)), at: .seconds(25))) == ["noCommand", "listening"])
+        #expect(machine.phase == .listening)
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(26))) == ["wake", "scheduleTick"])
+    }
+
+    @Test("the default capture limit is the default endpointer's no-speech timeout and command limit, and a second")
+    func defaultCaptureLimit() {
+        #expect(Assistant.Configuration().captureLimit == .seconds(24))
     }
 }

@@ -87,6 +87,16 @@ struct LocalAssistantBackendTests {
         #expect(other.count <= 2, "of 15 captures, heard instead: \(other)")
     }
 
+    @Test("a command's margin over the garbage model is reported, and a clean command over an 8 kHz link clears it")
+    func marginIsReported() throws {
+        let b = try backend()
+        let command = try b.decide(try narrowband("what time is it", offset: 0, tail: 1600))
+        #expect(command.command == "what time is it")
+        #expect(command.narrowband)
+        let margin = try #require(command.margin)
+        #expect(margin >= LocalAssistantBackend.minimumMargin.narrowband)
+    }
+
     /// The shipped request from `start` s to the end of its command.
     func shippedRequest(from start: Double) throws -> Utterance {
         let path = (ResourceLocator.find("samples") ?? "samples") + "/hey-glasses-what-time.wav"

@@ -110,6 +110,31 @@ struct HeadTrainingDataTests {
         for _ in 0..<50 { #expect(["m'aI", "m'a", "m'OI"].contains(VowelShift.shifted("m'aI", share: 1, generator: &generator))) }
     }
 
+    /// One consonant swapped, dropped or added; vowels, stress and word breaks kept.
+    @Test func phonemeEditsAreOneConsonantAway() {
+        let phrase = "h'eI gl'aasI2z"
+        let edits = PhonemeEdits.all(phrase)
+        #expect(edits.contains("h'eI kl'aasI2z"))  // hey classes
+        #expect(edits.contains("h'eI gr'aasI2z"))  // hey grasses
+        #expect(edits.contains("h'eI l'aasI2z"))  // hey lasses
+        #expect(edits.contains("h'eI g'aasI2z"))  // hey gasses
+        #expect(edits.contains("h'eI gl'aasI2zt"))  // one added at the end
+        #expect(!edits.contains(phrase))
+        #expect(Set(edits).count == edits.count)
+        let vowels = ["eI", "aa", "I2"]
+        for edit in edits {
+            // The vowels stay, in order: a moved vowel is an accent, not another phrase.
+            var rest = Substring(edit)
+            for vowel in vowels {
+                let found = rest.range(of: vowel)
+                #expect(found != nil, "\(edit) lost \(vowel)")
+                if let found { rest = rest[found.upperBound...] }
+            }
+            #expect(abs(edit.count - phrase.count) <= 2, "\(edit)")
+        }
+        #expect(edits.count > 30)
+    }
+
     /// espeak-ng's phonemes for a phrase, as `espeak-ng -x` prints them, speak the phrase again
     /// inside [[ ]].
     @Test func espeakPhonemesSpeakThePhrase() throws {

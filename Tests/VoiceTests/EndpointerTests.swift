@@ -71,6 +71,46 @@ struct EndpointerTests {
         #expect(endpointer.state == .idle)
     }
 
+    @Test("the wake phrase heard again while a command is open does not restart it: the command limit holds")
+    func repeatedWakeDoesNotHoldTheCaptureOpen() throws {
+        var endpointer = try Endpointer()
+        var actions = endpointer.wake(at: 0)
+        // A looping mic: the phrase every 4 s in babble (speech all along).
+        for start in stride(from: 0.0, to: 27, by: 4) {
+            if start > 0 { actions += endpointer.wake(at: start) }
+            actions += run(&endpointer, from: start, to: start + 4, speech: [0...30])
+        }
+        let ended = actions.compactMap { action -> CommandSegment? in
+            if case .commandEnded(let segment) = action { return segment }
+            return nil
+        }
+        try #require(!ended.isEmpty, "no command ended in 28 s: \(actions)")
+        #expect(ended[0].reason == .maximumLength)
+        #expect(abs(ended[0].end - ended[0].start - 15) < 0.011)
+        #expect(ended[0].start == 0)
+    }
+
+    @Test("the wake phrase heard again while waiting for a command does not move the no-speech timeout")
+    func repeatedWakeKeepsTheNoSpeechTimeout() throws {
+        var endpointer = try Endpointer()
+        var actions = endpointer.wake(at: 0)
+        for start in stride(from: 0.0, to: 12, by: 3) {
+            if start > 0 { actions += endpointer.wake(at: start) }
+            actions += run(&endpointer, from: start, to: start + 3, speech: [])
+        }
+        #expect(actions == [.noSpeech(wakeTime: 0)])
+    }
+
+    @Test("push-to-talk starts a command afresh, whatever is open")
+    func startRestarts() throws {
+        var endpointer = try Endpointer()
+        _ = endpointer.wake(at: 0)
+        _ = run(&endpointer, from: 0, to: 5, speech: [])
+        _ = endpointer.start(at: 5)
+        #expect(run(&endpointer, from: 5, to: 12, speech: []).isEmpty)
+        #expect(run(&endpointer, from: 12, to: 13.5, speech: []) == [.noSpeech(wakeTime: 5)])
+    }
+
     @Test func ignoresFramesUntilAWakeWord() throws {
         var endpointer = try Endpointer()
         #expect(run(&endpointer, from: 0, to: 3, speech: [0...3]).isEmpty)

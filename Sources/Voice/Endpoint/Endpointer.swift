@@ -22,8 +22,20 @@ public struct Endpointer: Sendable {
         self.frameSeconds = frameSeconds
     }
 
-    /// A wake word ended at `time`: start listening for a command (restarts one in progress).
+    /// A wake word ended at `time`: start listening for a command, unless one is already open.
+    ///
+    /// A wake phrase heard while a command is open (said again, echoed, a looping mic, babble
+    /// that scores) is part of that command: restarting on it let a phrase repeated every few
+    /// seconds hold the capture open for ever, past ``EndpointerConfiguration/maximumSeconds``
+    /// and the no-speech timeout. Both count from the wake that opened the command, as a
+    /// voice assistant's own wake word sleeps while it takes a command.
     public mutating func wake(at time: Double) -> [EndpointerAction] {
+        guard state == .idle else { return [] }
+        return start(at: time)
+    }
+
+    /// Start listening for a command now, whatever is open (push-to-talk: the owner asked).
+    public mutating func start(at time: Double) -> [EndpointerAction] {
         state = .waitingForSpeech(wakeTime: time, speechSeconds: 0, firstSpeech: nil, silenceSeconds: 0)
         return []
     }

@@ -59,6 +59,10 @@ public struct NeuralHeadTrainer: Sendable {
     /// the phrase's phonemes with each vowel moved to a neighbour half the time (``VowelShift``).
     /// 0: none.
     public var vowelShiftShare: Double = 0
+    /// Negatives a sound away from the phrase: this many utterances of its phonemes with one
+    /// consonant swapped, dropped or added (``PhonemeEdits``), said by espeak-ng voices through
+    /// phoneme input, among the confusables. 0: none.
+    public var phonemeEditCount: Int = 0
     /// Share of the utterances spoken by flite rather than espeak-ng (when flite is installed).
     public var fliteShare: Double
     /// Share of the utterances spoken by Festival's voices, when they are installed
@@ -126,6 +130,7 @@ public struct NeuralHeadTrainer: Sendable {
             + (weightDecay != 1e-3 ? " decay \(weightDecay)" : "")
             + (inputDropout > 0 ? " dropout \(inputDropout)" : "")
             + (vowelShiftShare > 0 ? " vowels \(vowelShiftShare)" : "")
+            + (phonemeEditCount > 0 ? " edits \(phonemeEditCount)" : "")
     }
 
     /// The Festival voices training draws on: those installed, less the held-out ones.
@@ -231,6 +236,15 @@ public struct NeuralHeadTrainer: Sendable {
             speech.negatives.append(clean)
         }
         guard !speech.others.isEmpty else { throw .voice(.noTemplates("\(phrase) (no ordinary speech could be synthesised)")) }
+        if phonemeEditCount > 0, let phonemes = try? EspeakSynthesizer.phonemes(phrase, voice: EspeakVoice(name: "en-us")) {
+            let edits = PhonemeEdits.all(phonemes)
+            for _ in 0..<(edits.isEmpty ? 0 : phonemeEditCount) {
+                if let clean = voices.speak(phonemes: edits.randomElement(using: &generator)!, generator: &generator) {
+                    speech.negatives.append(clean)
+                }
+            }
+            speech.negatives.shuffle(using: &generator)
+        }
         for _ in 0..<positiveCount {
             if let clean = voices.speak(phrase, vowelShiftShare: vowelShiftShare, generator: &generator) { speech.phrases.append(clean) }
         }
@@ -420,6 +434,11 @@ struct TrainingVoices {
         return spoken.count
     }
 
+    /// espeak-ng phoneme mnemonics said by a random espeak-ng voice, 16 kHz, silence trimmed.
+    mutating func speak(phonemes: String, generator: inout SeededGenerator) -> [Float]? {
+        speakEspeak("[[" + phonemes + "]]", asPhonemes: true, generator: &generator)
+    }
+
     /// `text` in a random voice, 16 kHz, silence trimmed; nil if the synthesiser failed.
     /// `vowelShiftShare` of espeak-ng's utterances have their vowels moved (``VowelShift``).
     mutating func speak(_ text: String, vowelShiftShare: Double = 0, generator: inout SeededGenerator) -> [Float]? {
@@ -438,16 +457,28 @@ struct TrainingVoices {
             flite[key] = clean
             return clean.isEmpty ? nil : clean
         }
-        let voice = EspeakVoice(
-            name: languages.randomElement(using: &generator)!,
-            variant: Bool.random(using: &generator) ? nil : variants.randomElement(using: &generator),
-            rate: Int.random(in: 110...230, using: &generator), pitch: Int.random(in: 10...90, using: &generator),
-            pitchRange: Int.random(in: 10...90, using: &generator))
+        let voice = randomEspeakVoice(generator: &generator)
         var (spoken, asPhonemes) = (text, false)
         if vowelShiftShare > 0, Double.random(in: 0..<1, using: &generator) < vowelShiftShare,
            let phonemes = try? EspeakSynthesizer.phonemes(text, voice: voice), !phonemes.isEmpty {
             (spoken, asPhonemes) = ("[[" + VowelShift.shifted(phonemes, share: 0.5, generator: &generator) + "]]", true)
         }
+        return speakEspeak(spoken, voice: voice, asPhonemes: asPhonemes)
+    }
+
+    private func randomEspeakVoice(generator: inout SeededGenerator) -> EspeakVoice {
+        EspeakVoice(
+            name: languages.randomElement(using: &generator)!,
+            variant: Bool.random(using: &generator) ? nil : variants.randomElement(using: &generator),
+            rate: Int.random(in: 110...230, using: &generator), pitch: Int.random(in: 10...90, using: &generator),
+            pitchRange: Int.random(in: 10...90, using: &generator))
+    }
+
+    private func speakEspeak(_ spoken: String, asPhonemes: Bool, generator: inout SeededGenerator) -> [Float]? {
+        speakEspeak(spoken, voice: randomEspeakVoice(generator: &generator), asPhonemes: asPhonemes)
+    }
+
+    private func speakEspeak(_ spoken: String, voice: EspeakVoice, asPhonemes: Bool) -> [Float]? {
         guard let speech = try? EspeakSynthesizer.synthesize(spoken, voice: voice, phonemeInput: asPhonemes),
               let resampled = try? Resampler.resample(speech, to: SpeechAugmentation.rate)
         else { return nil }
