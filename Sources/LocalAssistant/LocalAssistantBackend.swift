@@ -127,13 +127,16 @@ public final class LocalAssistantBackend: AssistantBackend {
             return Decision(heard: heard ?? "", command: nil, margin: nil, narrowband: narrowband)
         }
         let phrase = heard ?? forced.text
+        // The garbage model can change a decision only where a margin is needed (wideband's is
+        // -infinity): elsewhere its decode, which costs more than the others together, is skipped.
+        let needed = narrowband ? Self.minimumMargin.narrowband : Self.minimumMargin.wideband
+        guard needed > -Double.infinity else { return Decision(heard: phrase, command: phrase, margin: nil, narrowband: narrowband) }
         guard let garbage = recognizer.recognize(pcm, in: .phones) else {
             return Decision(heard: phrase, command: nil, margin: nil, narrowband: narrowband)
         }
         // Acoustic scores alone (the garbage model's phone n-grams would weigh against it), per
         // frame of the command's speech (silence scores alike in both and would dilute it).
         let margin = (forced.acoustic - garbage.acoustic) / Double(max(1, forced.speechFrames))
-        let needed = narrowband ? Self.minimumMargin.narrowband : Self.minimumMargin.wideband
         let gated = Self.effectful.contains(phrase)
         return Decision(heard: phrase, command: !gated || margin >= needed ? phrase : nil, margin: margin, narrowband: narrowband)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Speech
 import Testing
 import Voice
+@testable import VoiceTraining  // SeededGenerator: every seed gives the same audio and wakes
 
 /// Whatever the mic hears, a command capture ends by its limits: the no-speech timeout when no
 /// command starts, the command limit when one does, counted from the wake that opened it. The
@@ -15,7 +16,7 @@ struct CaptureLimitPropertyTests {
 
     @Test("no capture outlives its limits, and every wake after one ends opens the next", arguments: 0..<8)
     func noCaptureExceedsTheLimit(seed: UInt64) throws {
-        var random = TestRandom(seed: seed &* 7919 &+ 1)
+        var random = SeededGenerator(seed: seed &* 7919 &+ 1)
         let seconds = 40.0
         let mic = MicAudio.random(seconds: seconds, using: &random)
         let wake = RandomWake(seed: random.next(), meanInterval: Double.random(in: 1...6, using: &random),
@@ -69,7 +70,7 @@ struct CaptureLimitPropertyTests {
     func everyEndIsExercised() throws {
         var reasons: Set<String> = []
         for seed in 0..<6 as Range<UInt64> {
-            var random = TestRandom(seed: seed &* 7919 &+ 1)
+            var random = SeededGenerator(seed: seed &* 7919 &+ 1)
             let mic = MicAudio.random(seconds: 40, using: &random)
             let wake = RandomWake(seed: random.next(), meanInterval: 4, periodic: nil)
             let pipeline = try VoicePipeline(scorer: wake, endpointer: Self.endpointer)
@@ -82,30 +83,18 @@ struct CaptureLimitPropertyTests {
     }
 }
 
-/// SplitMix64, so every seed gives the same audio and wakes.
-struct TestRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A wake engine that fires at random frames (on average every `meanInterval` s), or every
 /// `periodic` s as a looping mic's phrase would, whatever it hears.
 final class RandomWake: WakeWordScorer {
-    private var random: TestRandom
+    private var random: SeededGenerator
     private let chance: Double
     private let periodFrames: Int?
     private var frames = 0
     private(set) var fired = 0
 
     init(seed: UInt64, meanInterval: Double, periodic: Double?) {
-        random = TestRandom(seed: seed)
+        random = SeededGenerator(seed: seed)
         chance = 0.01 / meanInterval
         periodFrames = periodic.map { Int($0 * 100) }
     }
@@ -127,7 +116,7 @@ final class RandomWake: WakeWordScorer {
 enum MicAudio {
     static let rate = 16000.0
 
-    static func random(seconds: Double, using random: inout TestRandom) -> [Float] {
+    static func random(seconds: Double, using random: inout SeededGenerator) -> [Float] {
         var out: [Float] = []
         let total = Int(seconds * rate)
         while out.count < total {
@@ -147,11 +136,11 @@ enum MicAudio {
         return Array(out.prefix(total))
     }
 
-    static func noise(_ count: Int, level: Float, using random: inout TestRandom) -> [Float] {
+    static func noise(_ count: Int, level: Float, using random: inout SeededGenerator) -> [Float] {
         (0..<count).map { _ in Float.random(in: -1...1, using: &random) * level * 1.7 }
     }
 
-    static func hum(_ count: Int, level: Float, using random: inout TestRandom) -> [Float] {
+    static func hum(_ count: Int, level: Float, using random: inout SeededGenerator) -> [Float] {
         let base = Bool.random(using: &random) ? 50.0 : 60.0
         return (0..<count).map { i in
             let t = Double(i) / rate
@@ -159,7 +148,7 @@ enum MicAudio {
         }
     }
 
-    static func voice(_ count: Int, level: Float, using random: inout TestRandom) -> [Float] {
+    static func voice(_ count: Int, level: Float, using random: inout SeededGenerator) -> [Float] {
         let pitch = Double.random(in: 90...250, using: &random)
         let syllables = Double.random(in: 3...6, using: &random)
         let phase = Double.random(in: 0...1, using: &random)
@@ -173,7 +162,7 @@ enum MicAudio {
         }
     }
 
-    static func babble(_ count: Int, level: Float, using random: inout TestRandom) -> [Float] {
+    static func babble(_ count: Int, level: Float, using random: inout SeededGenerator) -> [Float] {
         var sum = [Float](repeating: 0, count: count)
         let talkers = Int.random(in: 3...6, using: &random)
         for _ in 0..<talkers {

@@ -38,12 +38,7 @@ struct Pair: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client: BluezClient
-        do {
-            client = try await BluezClient.connect(busAddress: systemBus ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"])
-        } catch let error as BluezError {
-            throw CLIError("\(error.message); is D-Bus running (the system bus) and bluetoothd with it?")
-        }
+        let client = try await BluezClient.connectForCLI(systemBus: systemBus)
         defer { client.shutdown() }
         do {
             let result = try await client.pair(device, discoveryTimeout: .seconds(discoverySeconds))

@@ -30,12 +30,7 @@ struct LinkOptions: ParsableArguments {
 
     /// Carries out the request on BlueZ and prints what happened.
     func run(connect: Bool) async throws {
-        let client: BluezClient
-        do {
-            client = try await BluezClient.connect(busAddress: systemBus ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"])
-        } catch let error as BluezError {
-            throw CLIError("\(error.message); is D-Bus running (the system bus) and bluetoothd with it?")
-        }
+        let client = try await BluezClient.connectForCLI(systemBus: systemBus)
         defer { client.shutdown() }
         let result: BluezLinkResult
         do {
@@ -52,5 +47,17 @@ struct LinkOptions: ParsableArguments {
         let battery = device.battery.map { ", battery \($0)%" } ?? ""
         let roles = device.roles.names.joined(separator: ", ")
         print("  link \(device.linkState.rawValue)\(device.servicesResolved ? ", services resolved" : "")\(battery); offers \(roles.isEmpty ? "no audio profile" : roles)")
+    }
+}
+
+extension BluezClient {
+    /// BlueZ on `systemBus` (else `$DBUS_SYSTEM_BUS_ADDRESS`, else the system bus), or an error
+    /// that says what to check.
+    static func connectForCLI(systemBus: String?) async throws -> BluezClient {
+        do {
+            return try await BluezClient.connect(busAddress: systemBus ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"])
+        } catch let error as BluezError {
+            throw CLIError("\(error.message); is D-Bus running (the system bus) and bluetoothd with it?")
+        }
     }
 }
