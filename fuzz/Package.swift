@@ -7,10 +7,11 @@ let package = Package(
     name: "GlassesAudioFuzz",
     dependencies: [.package(name: "GlassesAudio", path: "..")],
     targets: [
-        .executableTarget(name: "FuzzWAV", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
-        .executableTarget(name: "FuzzOggOpus", dependencies: [.product(name: "AudioCore", package: "GlassesAudio")]),
-        .executableTarget(name: "FuzzProfile", dependencies: [.product(name: "DeviceProfiles", package: "GlassesAudio")]),
-        .executableTarget(name: "FuzzSettings", dependencies: [.product(name: "Store", package: "GlassesAudio")]),
-        .executableTarget(name: "FuzzConfigYAML", dependencies: [.product(name: "DeviceProfiles", package: "GlassesAudio")]),
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzWAV", dependencies: ["FuzzDriver", .product(name: "AudioCore", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzOggOpus", dependencies: ["FuzzDriver", .product(name: "AudioCore", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzProfile", dependencies: ["FuzzDriver", .product(name: "DeviceProfiles", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzSettings", dependencies: ["FuzzDriver", .product(name: "Store", package: "GlassesAudio")]),
+        .executableTarget(name: "FuzzConfigYAML", dependencies: ["FuzzDriver", .product(name: "DeviceProfiles", package: "GlassesAudio")]),
     ]
 )

@@ -1,3 +1,4 @@
+import FuzzDriver
 import DeviceProfiles
 
 /// libFuzzer entry: any text given as a settings file (`glasses-audiod --config`) ends in
@@ -13,17 +14,7 @@ public func fuzzConfigYAML(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
     return 0
 }
 
-/// SwiftPM links an executable's entry point as `FuzzConfigYAML_main`; it hands over to
-/// libFuzzer's own driver.
 @_cdecl("FuzzConfigYAML_main")
 public func fuzzConfigYAMLMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzConfigYAML)
+    runLibFuzzer(argc, argv, fuzzConfigYAML)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt

@@ -1,3 +1,4 @@
+import FuzzDriver
 import AudioCore
 import Foundation
 
@@ -15,17 +16,7 @@ public func fuzzOggOpus(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable's entry point as `FuzzOggOpus_main` (for testable executables);
-/// it hands over to libFuzzer's own driver.
 @_cdecl("FuzzOggOpus_main")
 public func fuzzOggOpusMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzOggOpus)
+    runLibFuzzer(argc, argv, fuzzOggOpus)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt

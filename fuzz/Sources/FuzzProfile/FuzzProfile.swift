@@ -1,3 +1,4 @@
+import FuzzDriver
 import DeviceProfiles
 
 /// libFuzzer entry: any text given to the profile parser ends in a profile or a
@@ -9,17 +10,7 @@ public func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable's entry point as `FuzzProfile_main` (for testable executables);
-/// it hands over to libFuzzer's own driver.
 @_cdecl("FuzzProfile_main")
 public func fuzzProfileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzProfile)
+    runLibFuzzer(argc, argv, fuzzProfile)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt

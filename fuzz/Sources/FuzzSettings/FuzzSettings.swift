@@ -1,3 +1,4 @@
+import FuzzDriver
 import Foundation
 import Store
 
@@ -24,17 +25,7 @@ public func fuzzSettings(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable's entry point as `FuzzSettings_main`; it hands over to
-/// libFuzzer's own driver.
 @_cdecl("FuzzSettings_main")
 public func fuzzSettingsMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzSettings)
+    runLibFuzzer(argc, argv, fuzzSettings)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt

@@ -1,3 +1,4 @@
+import FuzzDriver
 import AudioCore
 import Foundation
 
@@ -25,17 +26,7 @@ enum FuzzFile {
     }
 }
 
-/// SwiftPM links an executable's entry point as `FuzzWAV_main` (for testable executables);
-/// it hands over to libFuzzer's own driver.
 @_cdecl("FuzzWAV_main")
 public func fuzzWAVMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzWAV)
+    runLibFuzzer(argc, argv, fuzzWAV)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
