@@ -8,8 +8,24 @@ let strict: [SwiftSetting] = [
 
 /// A system library reached through a `[system]` module map and a `shim.h`.
 func shim(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
-    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
 }
+
+/// `Sources/` is grouped by layer, so the folder tree reads as the data flow: C bindings, the
+/// core model, the backends that reach sound servers and BlueZ, the voice stage, the assistant and
+/// its protocols, the apps, the tools. This table is the one place that says where a module sits.
+let layers: [String: [String]] = [
+    "C": [
+        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFlite", "CMalloc", "COpus", "CPocketSphinx", "CPulse", "CSBC",
+        "CSoxr", "CSpeexDSP", "CWebRTCAudioProcessing", "BlueALSAHCIShim",
+    ],
+    "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
+    "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
+    "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "VoiceTraining"],
+    "Assistant": ["Assistant", "LocalAssistant", "AssistantService", "Wyoming", "WyomingServer", "AssistantSocket"],
+    "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator"],
+    "Tools": ["voice-eval"],
+]
 
 let package = Package(
     name: "GlassesAudio",
@@ -22,7 +38,7 @@ let package = Package(
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
         .library(name: "Store", targets: ["Store"]),  // for fuzz/ (the settings bodies)
-        // Preloaded into a bluealsa on the emulator's bus (see Sources/BlueALSAHCIShim).
+        // Preloaded into a bluealsa on the emulator's bus (see Sources/C/BlueALSAHCIShim).
         .library(name: "BlueALSAHCIShim", type: .dynamic, targets: ["BlueALSAHCIShim"]),
     ],
     dependencies: [
@@ -318,3 +334,10 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )
+
+for (layer, modules) in layers {
+    for module in modules {
+        guard let target = package.targets.first(where: { $0.name == module }) else { fatalError("layers names \(module), which is no target") }
+        target.path = "Sources/\(layer)/\(module)"
+    }
+}

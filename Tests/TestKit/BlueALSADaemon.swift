@@ -52,7 +52,7 @@ public final class BlueALSADaemon: @unchecked Sendable {
         self.pid = nil
     }
 
-    /// The LD_PRELOAD library answering libbluetooth's adapter lookups (Sources/BlueALSAHCIShim),
+    /// The LD_PRELOAD library answering libbluetooth's adapter lookups (Sources/C/BlueALSAHCIShim),
     /// from the build folder; nil when it was not built.
     public static var hciShim: String? {
         let path = Run.productPath("libBlueALSAHCIShim.so")
