@@ -27,6 +27,22 @@ extension CLISuites {
             #expect(long - short < 8 * 1024, "peak RSS \(short) KiB for 1 s, \(long) KiB for 60 s")
         }
 
+        @Test("wake and endpoint read files in chunks too: a minute of 48 kHz stereo costs what a second does", arguments: ["wake", "endpoint"])
+        func wakeAndEndpointMemory(command: String) throws {
+            func peak(seconds: Int) throws -> Int {
+                let path = directory.path("\(command)-noise-\(seconds).wav")
+                try Run.checked("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "pinknoise", "vol", "0.05"])
+                let child = try Child(binary, [command, "--keyword", "hey glasses", path])
+                let result = child.finish(hangGuard: .seconds(600))
+                #expect(result.status == 0, "\(result.stderr)")
+                return child.peakMemoryKiB
+            }
+            let short = try peak(seconds: 1)
+            let long = try peak(seconds: 60)
+            // Decoded whole, the minute alone is 22 MiB of floats, and its 16 kHz copy 4 MiB more.
+            #expect(long - short < 8 * 1024, "peak RSS \(short) KiB for 1 s, \(long) KiB for 60 s")
+        }
+
         @Test("a wake phrase longer than 40 characters is a usage error saying the limit")
         func longPhrase() throws {
             let phrase = String(repeating: "hey glasses ", count: 17)
