@@ -16,7 +16,7 @@ func shim(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
 /// its protocols, the apps, the tools. This table is the one place that says where a module sits.
 let layers: [String: [String]] = [
     "C": [
-        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFlite", "CMalloc", "COpus", "CPocketSphinx", "CPulse", "CSBC",
+        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFlite", "CMalloc", "CPrctl", "COpus", "CPocketSphinx", "CPulse", "CSBC",
         "CSoxr", "CSpeexDSP", "CWebRTCAudioProcessing", "BlueALSAHCIShim",
     ],
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
@@ -73,6 +73,7 @@ let package = Package(
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
         shim("CMalloc", pkgConfig: nil, apt: ["libc6-dev"]),
+        shim("CPrctl", pkgConfig: nil, apt: ["libc6-dev"]),
         shim("CFlite", pkgConfig: nil, apt: ["flite1-dev"]),
         // C++ underneath: a C header and a .cpp of a few lines (Debian's webrtc-audio-processing 0.3;
         // its .pc's -D flags are repeated here, as a system library target cannot compile C++).
@@ -104,7 +105,7 @@ let package = Package(
         .target(name: "VoiceTraining", dependencies: ["WakeRuntime", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
         .executableTarget(
             name: "glasses-wake-trainer",
-            dependencies: ["VoiceTraining", "WakeRuntime", "OpenWakeWord", "Voice", "AudioCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["VoiceTraining", "WakeRuntime", "OpenWakeWord", "Voice", "AudioCore", "CPrctl", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "WakeRuntime", "WakeEvaluation", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "Assistant", "LocalAssistant"], swiftSettings: strict),
         .target(

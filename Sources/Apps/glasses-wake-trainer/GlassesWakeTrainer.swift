@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPrctl
 import Foundation
 import OpenWakeWord
 import VoiceTraining
@@ -32,6 +33,9 @@ struct GlassesWakeTrainer: ParsableCommand {
     }
 
     func run() throws {
+        // A training is its caller's work: when `glasses-audio prepare-wake` goes (a signal, a
+        // kill), the minutes of CPU it asked for go with it.
+        _ = glasses_set_parent_death_signal(SIGKILL)  // SIGKILL: the caller may have blocked the others, and we inherit its mask
         guard OpenWakeWordModels.featureModelsInstalled() else {
             throw ValidationError(
                 "the neural engine needs openWakeWord's feature models in \(OpenWakeWordModels.directory()) (scripts/fetch-openwakeword installs them)")
