@@ -17,32 +17,9 @@ public struct AudioLevel: Sendable, Equatable, Codable {
 
     /// Measures `samples` (all channels together).
     public init<C: Collection>(measuring samples: C) where C.Element == Float {
-        var running = Running()
+        var running = LevelAccumulator()
         running.add(samples)
         self = running.level
-    }
-
-    /// The level of audio that comes a piece at a time (a file played chunk by chunk).
-    public struct Running: Sendable {
-        private var sumOfSquares: Double = 0
-        private var peak: Float = 0
-        private var count = 0
-
-        public init() {}
-
-        public mutating func add<C: Collection>(_ samples: C) where C.Element == Float {
-            for sample in samples {
-                sumOfSquares += Double(sample) * Double(sample)
-                peak = max(peak, abs(sample))
-            }
-            count += samples.count
-        }
-
-        /// The level of everything added so far.
-        public var level: AudioLevel {
-            let rms = count == 0 ? 0 : (sumOfSquares / Double(count)).squareRoot()
-            return AudioLevel(rmsDBFS: AudioLevel.decibels(rms), peakDBFS: AudioLevel.decibels(Double(peak)))
-        }
     }
 
     /// 20·log10(amplitude), clamped at ``floor``.

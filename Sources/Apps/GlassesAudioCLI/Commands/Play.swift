@@ -42,7 +42,7 @@ struct Play: AsyncParsableCommand {
             printStatus(String(format: "warning: %@: %@; playing the %.2f s before the damage", file, damage.description,
                                Double(frames) / Double(format.sampleRate)))
         }
-        var level = AudioLevel.Running()
+        var level = LevelAccumulator()
         let session = try await BackendSession.open(backendOptions, quiet: json)
         var sinkName = sink ?? "default"
         var service: RouteService?
