@@ -91,6 +91,7 @@ let package = Package(
             dependencies: [
                 "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "CSpeexDSP", "CWebRTCAudioProcessing",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
@@ -165,12 +166,13 @@ let package = Package(
         .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "AudioCore", "Routing", "Voice"], swiftSettings: strict),
         .testTarget(
             name: "AssistantServiceTests",
             dependencies: [
                 "AssistantService", "Assistant", "AudioBackend", "AudioCore", "DeviceProfiles", "RouteService", "Routing", "Simulator",
                 "Speech", "Voice", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles"], swiftSettings: strict),

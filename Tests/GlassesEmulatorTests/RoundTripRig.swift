@@ -81,7 +81,7 @@ enum RoundTripRig {
         _ assistant: AssistantService, skipWake: Bool = false, limit: Duration = .seconds(90),
         onEvent: (AssistantEvent) throws -> Void = { _ in }
     ) async rethrows -> [AssistantEvent] {
-        let events = await assistant.events()
+        let events = assistant.events()
         let guardTask = Task { try await Task.sleep(for: limit); assistant.stop() }
         defer { guardTask.cancel() }
         assistant.trigger(skipWake: skipWake)

@@ -1,5 +1,7 @@
-/// One step of the assistant, as monitors, the CLI's `listen` and (later) the daemon's event
-/// stream show it: a `type` and what belongs to it.
+import AudioCore
+
+/// One step of the assistant, as monitors, the CLI's `listen` and the daemon's event stream
+/// show it: a `type` and what belongs to it. Times are `Duration`s; the JSON carries seconds.
 public struct AssistantEvent: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
@@ -7,23 +9,48 @@ public struct AssistantEvent: Sendable, Equatable, Codable {
     }
 
     public var type: Kind
-    /// Time since the owner started, in seconds.
-    public var time: Double
+    /// Time since the owner started.
+    public var time: Duration
     /// The wake phrase, the text heard or said, the route, or the error, as fits the type.
     public var text: String?
-    /// Seconds: the command's or reply's length.
-    public var duration: Double?
+    /// The command's or reply's length.
+    public var duration: Duration?
     /// The wake detection's score.
     public var score: Double?
     /// `replyFinished`: how much quieter the mic was after the echo canceller than before it
     /// while the reply played (dB; the echo return loss enhancement when only the echo was there).
     public var echoReduction: Double?
 
-    public init(_ type: Kind, time: Double, text: String? = nil, duration: Double? = nil, score: Double? = nil) {
+    public init(_ type: Kind, time: Duration, text: String? = nil, duration: Duration? = nil, score: Double? = nil) {
         self.type = type
         self.time = time
         self.text = text
         self.duration = duration
         self.score = score
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, time, text, duration, score, echoReduction
+    }
+
+    /// `time` and `duration` in seconds, as the JSON has always carried them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(Kind.self, forKey: .type)
+        time = .seconds(try container.decode(Double.self, forKey: .time))
+        text = try container.decodeIfPresent(String.self, forKey: .text)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration).map { .seconds($0) }
+        score = try container.decodeIfPresent(Double.self, forKey: .score)
+        echoReduction = try container.decodeIfPresent(Double.self, forKey: .echoReduction)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(time.inSeconds, forKey: .time)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(duration?.inSeconds, forKey: .duration)
+        try container.encodeIfPresent(score, forKey: .score)
+        try container.encodeIfPresent(echoReduction, forKey: .echoReduction)
     }
 }

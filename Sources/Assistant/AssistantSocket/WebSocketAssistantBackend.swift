@@ -1,16 +1,18 @@
 public import Assistant
+import AudioCore
 
 /// A custom assistant backend connected over `/api/assistant`: each command goes to it and its
-/// answer (text to speak, or audio to play) comes back. No answer in time, a backend that leaves,
-/// or none connected: the user hears why (``AssistantSocketError/spoken``), never silence.
+/// answer (text to speak, or audio to play) comes back. No answer within the command's
+/// ``Utterance/timeLimit`` (the assistant's reply timeout), a backend that leaves, or none
+/// connected: the user hears why (``AssistantSocketError/spoken``), never silence.
 public struct WebSocketAssistantBackend: AssistantBackend {
     public let name = "websocket"
     public let hub: AssistantSocketHub
-    public var timeout: Duration
+    private let clock: ServiceClock
 
-    public init(hub: AssistantSocketHub, timeout: Duration = .seconds(10)) {
+    public init(hub: AssistantSocketHub, clock: ServiceClock = .continuous) {
         self.hub = hub
-        self.timeout = timeout
+        self.clock = clock
     }
 
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
@@ -23,16 +25,10 @@ public struct WebSocketAssistantBackend: AssistantBackend {
 
     /// The backend's answer, or the reason there is none.
     public func answer(_ utterance: Utterance) async throws -> AssistantReply {
-        let timeout = timeout
-        return try await withThrowingTaskGroup(of: AssistantReply?.self) { group in
-            group.addTask { try await hub.ask(utterance) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let reply = first else { throw AssistantSocketError.timedOut }
-            return reply
+        guard let limit = utterance.timeLimit else { return try await hub.ask(utterance) }
+        guard let reply = try await withTimeout(limit, clock: clock, { [hub] in try await hub.ask(utterance) }) else {
+            throw AssistantSocketError.timedOut
         }
+        return reply
     }
 }
