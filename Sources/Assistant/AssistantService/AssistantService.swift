@@ -40,20 +40,16 @@ public actor AssistantService: Service {
         }
         /// How long to wait for the route.
         public var routeWait: Duration
-        /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
-        /// answered), or `nil` to keep none.
-        public var historyDirectory: String?
         /// The earcons' sounds (played when `assistant.earcons` is on).
         public var earconSounds: [Earcon: AudioBuffer]
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
-            routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:],
+            routeWait: Duration = .seconds(10), earconSounds: [Earcon: AudioBuffer] = [:],
             echoCanceller: EchoCancellerEngine = .webrtc
         ) {
             self.echoCanceller = echoCanceller
             self.earconSounds = earconSounds
-            self.historyDirectory = historyDirectory
             self.assistant = assistant
             self.speech = speech
             self.echoCancellation = echoCancellation
@@ -396,11 +392,9 @@ public actor AssistantService: Service {
         // The backend keeps to the machine's deadline: what is left of it now.
         let timeLimit = machine.replyDeadline.map { $0 - clock.now }
         let utterance = Utterance(audio: audio, wakeWord: wakeWord, linkRate: linkRate, timeLimit: timeLimit)
-        let kept = configuration.historyDirectory.map { CommandHistory(directory: $0) }
-        thinking = Task { [backend, commands, logger] in
+        thinking = Task { [backend, commands] in
             do {
                 let reply = try await backend.respond(to: utterance)
-                do { try kept?.keep(utterance, reply: reply) } catch { logger.warning("the command could not be kept: \(error)") }
                 // Cancelled (the time was up, asleep, the route lost): the reply is dropped.
                 guard !Task.isCancelled else { return }
                 commands.yield(.input(.reply(reply)))

@@ -132,12 +132,14 @@ struct Listen: AsyncParsableCommand {
             try? await session.closeAndReport()
             throw error
         }
+        let logger = Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() })
+        let keeping: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: CommandHistory(directory: $0), logger: logger) } ?? backend
         let configuration = AssistantService.Configuration(
             assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
-            echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
+            echoCancellation: !noEchoCancel, earconSounds: try earconSounds(),
             echoCanceller: echoCanceller)
         let assistant = AssistantService(
-            routes: routes, backend: backend, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
+            routes: routes, backend: keeping, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: logger,
             pipeline: makePipeline)
         let wakeCanceller = configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: engine == .neural)
         let events = assistant.events()
