@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
-        .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore"], swiftSettings: strict),
+        .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
         .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx"], swiftSettings: strict),
         .target(
