@@ -1,8 +1,6 @@
-import AudioCore
-
 /// One step of the assistant, as monitors, the CLI's `listen` and the daemon's event stream
 /// show it: a `type` and what belongs to it. Times are `Duration`s; the JSON carries seconds.
-public struct AssistantEvent: Sendable, Equatable, Codable {
+public struct AssistantEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
         case transcript, replyStarted, replyFinished, bargeIn, selfWakeIgnored, routeReleased, routeChanged, error, asleep, awake
@@ -27,30 +25,5 @@ public struct AssistantEvent: Sendable, Equatable, Codable {
         self.text = text
         self.duration = duration
         self.score = score
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case type, time, text, duration, score, echoReduction
-    }
-
-    /// `time` and `duration` in seconds, as the JSON has always carried them.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        type = try container.decode(Kind.self, forKey: .type)
-        time = .seconds(try container.decode(Double.self, forKey: .time))
-        text = try container.decodeIfPresent(String.self, forKey: .text)
-        duration = try container.decodeIfPresent(Double.self, forKey: .duration).map { .seconds($0) }
-        score = try container.decodeIfPresent(Double.self, forKey: .score)
-        echoReduction = try container.decodeIfPresent(Double.self, forKey: .echoReduction)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type, forKey: .type)
-        try container.encode(time.inSeconds, forKey: .time)
-        try container.encodeIfPresent(text, forKey: .text)
-        try container.encodeIfPresent(duration?.inSeconds, forKey: .duration)
-        try container.encodeIfPresent(score, forKey: .score)
-        try container.encodeIfPresent(echoReduction, forKey: .echoReduction)
     }
 }

@@ -1,5 +1,4 @@
 public import Assistant
-import AudioCore
 
 /// A custom assistant backend connected over `/api/assistant`: each command goes to it and its
 /// answer (text to speak, or audio to play) comes back. No answer within the command's
@@ -8,12 +7,8 @@ import AudioCore
 public struct WebSocketAssistantBackend: AssistantBackend {
     public let name = "websocket"
     public let hub: AssistantSocketHub
-    private let clock: ServiceClock
 
-    public init(hub: AssistantSocketHub, clock: ServiceClock = .continuous) {
-        self.hub = hub
-        self.clock = clock
-    }
+    public init(hub: AssistantSocketHub) { self.hub = hub }
 
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
         do {
@@ -25,10 +20,6 @@ public struct WebSocketAssistantBackend: AssistantBackend {
 
     /// The backend's answer, or the reason there is none.
     public func answer(_ utterance: Utterance) async throws -> AssistantReply {
-        guard let limit = utterance.timeLimit else { return try await hub.ask(utterance) }
-        guard let reply = try await withTimeout(limit, clock: clock, { [hub] in try await hub.ask(utterance) }) else {
-            throw AssistantSocketError.timedOut
-        }
-        return reply
+        try await utterance.answered(timedOut: { _ in AssistantSocketError.timedOut }) { [hub] in try await hub.ask(utterance) }
     }
 }

@@ -1,5 +1,4 @@
 public import Assistant
-import AudioCore
 
 /// Home Assistant as the assistant backend: each command goes out over the satellite
 /// connection (``WyomingSatelliteLink``) and HA's TTS audio comes back as the reply's audio;
@@ -8,19 +7,13 @@ import AudioCore
 public struct WyomingSatelliteBackend: AssistantBackend {
     public let name = "home-assistant"
     public let link: WyomingSatelliteLink
-    private let clock: ServiceClock
 
-    public init(link: WyomingSatelliteLink, clock: ServiceClock = .continuous) {
-        self.link = link
-        self.clock = clock
-    }
+    public init(link: WyomingSatelliteLink) { self.link = link }
 
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
-        guard let limit = utterance.timeLimit else { return try await link.send(utterance) }
-        guard let reply = try await withTimeout(limit, clock: clock, { try await link.send(utterance) }) else {
-            throw WyomingSatelliteError.timedOut(seconds: Int(limit.components.seconds))
+        try await utterance.answered(timedOut: { WyomingSatelliteError.timedOut(seconds: Int($0.components.seconds)) }) { [link] in
+            try await link.send(utterance)
         }
-        return reply
     }
 
     public func replyPlayed(_ reply: AssistantReply) async {
