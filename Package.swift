@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "Routing", swiftSettings: strict),
         .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
-        .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore"], swiftSettings: strict),
+        .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
         .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx"], swiftSettings: strict),
         .target(
@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "CSpeexDSP", "CWebRTCAudioProcessing",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         // What the service runs to pick and build a wake engine (engine choice, head lookup, dtw
@@ -178,12 +179,13 @@ let package = Package(
         .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Routing", "Voice"], swiftSettings: strict),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "AudioCore", "Routing", "Voice"], swiftSettings: strict),
         .testTarget(
             name: "AssistantServiceTests",
             dependencies: [
                 "AssistantService", "Assistant", "AudioBackend", "AudioCore", "DeviceProfiles", "RouteService", "Routing", "Simulator",
                 "Speech", "Voice", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles"], swiftSettings: strict),

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import RouteService
 import Routing
+import ServiceLifecycle
 import Simulator
 import Speech
 import Testing
@@ -31,11 +32,12 @@ struct AssistantServiceOwnerTests {
         let routes: RouteService
         let outputs: AsyncStream<RoutingOutput>
 
-        /// Glasses on A2DP that take `switchMilliseconds` to switch to HFP.
-        static func make(switchMilliseconds: Int = 300) async throws -> Rig {
+        /// Glasses on A2DP that take `switchMilliseconds` to switch to HFP; their mic hears
+        /// silence, or `mic` over and over.
+        static func make(switchMilliseconds: Int = 300, mic: AudioBuffer? = nil) async throws -> Rig {
             let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ?? "profiles")
             let simulated = SimulatedBackend()
-            let mic = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [Float](repeating: 0, count: 16000))
+            let mic = mic ?? AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [Float](repeating: 0, count: 16000))
             let id = simulated.pair(try #require(library.profile(id: "ray-ban-meta-gen-2")), mic: MicFeed(signal: mic, mode: .loop))
             for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try simulated.control(id, control) }
             simulated.setProfileSwitchDelay(id, milliseconds: switchMilliseconds)
@@ -46,10 +48,19 @@ struct AssistantServiceOwnerTests {
             return Rig(simulated: simulated, glasses: id, clock: clock, routes: routes, outputs: outputs)
         }
 
-        func assistant(pipeline: @escaping @Sendable () throws -> VoicePipeline = { try VoicePipeline(scorer: nil) }) -> AssistantService {
+        /// Lets the glasses go back to A2DP (simulated time moves), then ends the route service.
+        func finish() async {
+            _ = await advance(upTo: .seconds(30)) { simulated.glasses(glasses)?.activeProfile == .media }
+            await routes.finish()
+        }
+
+        func assistant(
+            backend: any AssistantBackend = Unused(), configuration: Assistant.Configuration = .init(policy: .mediaFirst),
+            pipeline: @escaping @Sendable () throws -> VoicePipeline = { try VoicePipeline(scorer: nil) }
+        ) -> AssistantService {
             AssistantService(
-                routes: routes, backend: Unused(), synthesizer: EspeakSpeech(),
-                configuration: .init(assistant: .init(policy: .mediaFirst)), clock: ServiceClock(clock), logger: quiet,
+                routes: routes, backend: backend, synthesizer: EspeakSpeech(),
+                configuration: .init(assistant: configuration), clock: ServiceClock(clock), logger: quiet,
                 pipeline: pipeline)
         }
 
@@ -76,6 +87,44 @@ struct AssistantServiceOwnerTests {
         func contains(where predicate: (Element) -> Bool) -> Bool { items.contains(where: predicate) }
     }
 
+    /// A spoken command on the mic: "hey glasses, what time is it", then three seconds of quiet.
+    static func spokenCommand() throws -> AudioBuffer {
+        let folder = ResourceLocator.find("samples") ?? "samples"
+        let speech = try AudioFileReader.read(folder + "/hey-glasses-what-time.wav")
+        #expect(speech.format.sampleRate == 16000 && speech.format.channels == 1)
+        return AudioBuffer(format: speech.format, samples: speech.samples + [Float](repeating: 0, count: 48000))
+    }
+
+    /// A backend that answers only when the test lets it (`answer`), with `reply`; it keeps
+    /// what it was given and what it was told.
+    actor HeldBackend: AssistantBackend {
+        nonisolated let name = "held"
+        let reply: AssistantReply
+        private(set) var timeLimits: [Duration?] = []
+        private(set) var confirmed: [AssistantReply] = []
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        private var released = false
+
+        init(reply: AssistantReply) { self.reply = reply }
+
+        func respond(to utterance: Utterance) async throws -> AssistantReply {
+            timeLimits.append(utterance.timeLimit)
+            // Deaf to cancellation, as a backend stuck in a call is: only `answer()` lets it go.
+            if !released { await withCheckedContinuation { waiting.append($0) } }
+            return reply
+        }
+
+        func answer() {
+            released = true
+            waiting.forEach { $0.resume() }
+            waiting = []
+        }
+
+        var asked: Int { timeLimits.count }
+
+        func replyPlayed(_ reply: AssistantReply) async { confirmed.append(reply) }
+    }
+
     static func collect<Element: Sendable>(_ stream: AsyncStream<Element>) -> (Seen<Element>, Task<Void, Never>) {
         let seen = Seen<Element>()
         let task = Task { for await item in stream { await seen.add(item) } }
@@ -88,7 +137,7 @@ struct AssistantServiceOwnerTests {
     func sleepWhileTheRouteOpens() async throws {
         let rig = try await Rig.make()
         let assistant = rig.assistant()
-        let (assistantEvents, eventsTask) = Self.collect(await assistant.events())
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
         let (routeOutputs, outputsTask) = Self.collect(rig.outputs)
         defer { eventsTask.cancel(); outputsTask.cancel() }
         let loop = Task { await assistant.run() }
@@ -97,7 +146,7 @@ struct AssistantServiceOwnerTests {
         #expect(await rig.advance(upTo: .seconds(5)) {
             await routeOutputs.contains { if case .sessionStateChanged(_, .starting) = $0 { true } else { false } }
         }, "the route never started opening")
-        assistant.sleep()
+        await assistant.sleep()
         #expect(await rig.advance(upTo: .seconds(5)) { await assistantEvents.contains { $0.type == .asleep } })
         // The switch completes, the gate opens; the owner must close what it no longer wants.
         let closed = await rig.advance(upTo: .seconds(30)) {
@@ -118,7 +167,7 @@ struct AssistantServiceOwnerTests {
         struct Broken: Error, CustomStringConvertible { var description: String { "no model" } }
         let rig = try await Rig.make()
         let assistant = rig.assistant(pipeline: { throw Broken() })
-        let (assistantEvents, eventsTask) = Self.collect(await assistant.events())
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
         let (routeOutputs, outputsTask) = Self.collect(rig.outputs)
         defer { eventsTask.cancel(); outputsTask.cancel() }
         let loop = Task { await assistant.run() }
@@ -135,5 +184,101 @@ struct AssistantServiceOwnerTests {
         assistant.stop()
         await loop.value
         await rig.routes.finish()
+    }
+
+    /// The machine's reply timeout is the one the backend gets, and when it passes the apology
+    /// is spoken; the backend's late answer is never played and never confirmed as played.
+    @Test("a backend that answers after the reply timeout: the apology is spoken, the late reply is dropped")
+    func aLateReplyIsDropped() async throws {
+        let rig = try await Rig.make(mic: try Self.spokenCommand())
+        let backend = HeldBackend(reply: AssistantReply(heard: "what time is it", answer: "It is noon."))
+        let assistant = rig.assistant(backend: backend, configuration: .init(policy: .mediaFirst, replyTimeout: .seconds(3)))
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        defer { eventsTask.cancel() }
+        let loop = Task { await assistant.run() }
+        assistant.trigger(skipWake: true)
+        #expect(await rig.advance(upTo: .seconds(30)) { await backend.asked == 1 }, "the command never reached the backend")
+        #expect(await backend.timeLimits == [.seconds(3)], "the backend was not given the assistant's reply timeout")
+        let apologised = await rig.advance(upTo: .seconds(30)) {
+            await assistantEvents.contains { $0.type == .replyFinished }
+        }
+        #expect(apologised)
+        #expect(await assistantEvents.contains { $0.type == .error && $0.text == "the assistant backend did not answer in time" })
+        #expect(await assistantEvents.contains { $0.type == .replyStarted && $0.text == "Sorry, I could not get an answer in time." })
+        await backend.answer()
+        _ = await rig.advance(upTo: .seconds(3)) { false }
+        #expect(!(await assistantEvents.contains { $0.text == "It is noon." || $0.text == "what time is it" }), "the late reply was used")
+        #expect(await backend.confirmed.isEmpty, "the late reply was confirmed as played")
+        assistant.stop()
+        await loop.value
+        await rig.finish()
+    }
+
+    /// Home Assistant answers with its own voice and no text: the audio plays (no placeholder
+    /// text), and the backend hears that it played to the end.
+    @Test("an audio reply with no text plays, and the backend is told it was played")
+    func anAudioReplyPlays() async throws {
+        let rig = try await Rig.make(mic: try Self.spokenCommand())
+        let tone = AudioBuffer(
+            format: PCMFormat(sampleRate: 22050, channels: 1), samples: (0..<11025).map { Float(sin(Double($0) * 0.1) * 0.3) })
+        let reply = AssistantReply(heard: "play a tone", answer: "", audio: tone)
+        let backend = HeldBackend(reply: reply)
+        await backend.answer()
+        let assistant = rig.assistant(backend: backend)
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        defer { eventsTask.cancel() }
+        let loop = Task { await assistant.run() }
+        assistant.trigger(skipWake: true)
+        let played = await rig.advance(upTo: .seconds(40)) { await assistantEvents.contains { $0.type == .replyFinished } }
+        #expect(played, "the audio reply never finished playing")
+        #expect(await assistantEvents.contains { $0.type == .replyStarted && $0.text == nil })
+        #expect(!(await assistantEvents.contains { $0.text == "(audio reply)" }))
+        #expect(!(await assistantEvents.contains { $0.type == .replyFinished && $0.text == "interrupted" }))
+        #expect(await backend.confirmed == [reply])
+        assistant.stop()
+        await loop.value
+        await rig.finish()
+    }
+
+    /// A follower that stops listening is forgotten: nothing is kept for it.
+    @Test("events(): a follower whose task ends is removed")
+    func eventFollowersAreForgotten() async throws {
+        let rig = try await Rig.make()
+        let assistant = rig.assistant()
+        let (_, first) = Self.collect(assistant.events())
+        let (_, second) = Self.collect(assistant.events())
+        #expect(assistant.eventFollowers == 2)
+        first.cancel()
+        await first.value
+        #expect(assistant.eventFollowers == 1)
+        second.cancel()
+        await second.value
+        #expect(assistant.eventFollowers == 0)
+        await rig.finish()
+    }
+
+    /// A `Service` in a `ServiceGroup`: the graceful shutdown ends its loop, the route it held
+    /// is let go, and its event stream ends.
+    @Test("as a Service: the graceful shutdown stops the loop and lets go of the route")
+    func gracefulShutdown() async throws {
+        let rig = try await Rig.make()
+        let assistant = rig.assistant()
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        let (routeOutputs, outputsTask) = Self.collect(rig.outputs)
+        defer { outputsTask.cancel() }
+        let group = ServiceGroup(services: [assistant], logger: Self.quiet)
+        let running = Task { try await group.run() }
+        assistant.trigger()
+        #expect(await rig.advance(upTo: .seconds(30)) { await assistantEvents.contains { $0.type == .routeReady } })
+        // Asked for from its own task: the shutdown finishes only as the simulation moves on.
+        let shutdown = Task { await group.triggerGracefulShutdown() }
+        let stopped = await rig.advance(upTo: .seconds(30)) {
+            await routeOutputs.contains { if case .sessionStateChanged(_, .stopped) = $0 { true } else { false } }
+        }
+        #expect(stopped, "the route is still held after the graceful shutdown")
+        await shutdown.value
+        try await running.value
+        await eventsTask.value  // the event stream ended with the loop
+        await rig.finish()
     }
 }

@@ -61,8 +61,11 @@ private struct SocketServer {
 
 @Suite("WebSocket assistant backend (/api/assistant) with a real websockets client", .serialized)
 struct AssistantSocketTests {
-    private func utterance() throws -> Utterance {
-        Utterance(audio: try AudioFileReader.read(SocketServer.root + "/samples/hey-glasses-what-time.wav"), wakeWord: "hey glasses", linkRate: 16000)
+    /// The command, with the time the backend has to answer (the assistant's reply timeout).
+    private func utterance(timeLimit: Duration? = nil) throws -> Utterance {
+        Utterance(
+            audio: try AudioFileReader.read(SocketServer.root + "/samples/hey-glasses-what-time.wav"), wakeWord: "hey glasses", linkRate: 16000,
+            timeLimit: timeLimit)
     }
 
     @Test func backendAnswersWithTextAndGetsPCMWithMetadata() async throws {
@@ -70,7 +73,7 @@ struct AssistantSocketTests {
         defer { Task { await server.stop() } }
         let child = try await server.backend("answer")
         let command = try utterance()
-        let reply = try await WebSocketAssistantBackend(hub: server.hub, timeout: .seconds(60)).respond(to: command)
+        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: command)
         #expect(reply == AssistantReply(heard: "what time is it", answer: "It is noon."))
         let summary = try await SocketServer.summary(child)
         #expect((summary["hello"] as? [String: Any])?["format"] as? String == "pcm_s16le")
@@ -88,7 +91,7 @@ struct AssistantSocketTests {
         defer { Task { await server.stop() } }
         let child = try await server.backend("answer", query: "?format=ogg_opus")
         let command = try utterance()
-        _ = try await WebSocketAssistantBackend(hub: server.hub, timeout: .seconds(60)).respond(to: command)
+        _ = try await WebSocketAssistantBackend(hub: server.hub).respond(to: command)
         let summary = try await SocketServer.summary(child)
         #expect(summary["audio_magic"] as? String == "OggS")
         #expect((summary["audio_bytes"] as? Int ?? .max) < command.audio.frameCount * 2 / 4)
@@ -98,7 +101,7 @@ struct AssistantSocketTests {
         let server = try await SocketServer.start()
         defer { Task { await server.stop() } }
         let child = try await server.backend("audio")
-        let reply = try await WebSocketAssistantBackend(hub: server.hub, timeout: .seconds(60)).respond(to: try utterance())
+        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(60)))
         #expect(reply.heard == "play a tone")
         let audio = try #require(reply.audio)
         #expect(audio.format.sampleRate == 22050)
@@ -110,7 +113,7 @@ struct AssistantSocketTests {
         let server = try await SocketServer.start()
         defer { Task { await server.stop() } }
         let child = try await server.backend("silent")
-        let reply = try await WebSocketAssistantBackend(hub: server.hub, timeout: .milliseconds(300)).respond(to: try utterance())
+        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .milliseconds(300)))
         #expect(reply.answer == "The assistant backend did not answer.")
         child.signal(SIGTERM)
         _ = try await offCooperativePool { child.finish() }
@@ -121,7 +124,7 @@ struct AssistantSocketTests {
         defer { Task { await server.stop() } }
         let child = try await server.backend("disconnect")
         // A long timeout: the answer must come from the disconnect, not from the clock.
-        let reply = try await WebSocketAssistantBackend(hub: server.hub, timeout: .seconds(600)).respond(to: try utterance())
+        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(600)))
         #expect(reply.answer == "The assistant backend disconnected.")
         _ = try await SocketServer.summary(child)
     }
@@ -133,7 +136,7 @@ struct AssistantSocketTests {
         #expect(none.answer == "No assistant backend is connected.")
         let child = try await server.backend("error")
         await #expect(throws: AssistantSocketError.backendError("model overloaded")) {
-            try await WebSocketAssistantBackend(hub: server.hub, timeout: .seconds(60)).answer(try utterance())
+            try await WebSocketAssistantBackend(hub: server.hub).answer(try utterance(timeLimit: .seconds(60)))
         }
         _ = try await SocketServer.summary(child)
     }
@@ -142,7 +145,7 @@ struct AssistantSocketTests {
         let server = try await SocketServer.start()
         defer { Task { await server.stop() } }
         let child = try await server.backend("junk-then-answer")
-        let reply = try await WebSocketAssistantBackend(hub: server.hub, timeout: .seconds(60)).respond(to: try utterance())
+        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(60)))
         #expect(reply.answer == "It is noon.")
         let summary = try await SocketServer.summary(child)
         #expect((summary["complaint"] as? [String: Any])?["type"] as? String == "error")

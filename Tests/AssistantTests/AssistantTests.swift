@@ -1,4 +1,5 @@
 import Assistant
+import AudioCore
 import Foundation
 import Routing
 import Testing
@@ -30,14 +31,14 @@ struct AssistantTests {
         #expect(types(reply) == ["transcript", "replyStarted", "speak"])
         #expect(reply.contains(.speak("It is noon.")))
         let done = machine.handle(.replyFinished(interrupted: false), at: .seconds(5))
-        #expect(types(done) == ["replyFinished", "releaseRoute", "routeReleased", "finished"])
+        #expect(types(done) == ["confirmPlayed", "replyFinished", "releaseRoute", "routeReleased", "finished"])
         #expect(machine.phase == .idle)
     }
 
     @Test("a route change is reported whatever the phase, and changes nothing")
     func routeChangeReported() {
         var machine = Assistant(configuration: .init(policy: .mediaFirst))
-        let idle = machine.handle(.routeChanged("C0:FF:EE:00:00:02: voice (profileChanged)"), at: .seconds(1))
+        let idle = machine.handle(.routeChanged(RouteChange(reason: .profileChanged, previous: nil, new: AudioRoute(device: "C0:FF:EE:00:00:02", profile: .voice))), at: .seconds(1))
         #expect(types(idle) == ["routeChanged"])
         #expect(machine.phase == .idle)
     }
@@ -63,8 +64,8 @@ struct AssistantTests {
         _ = machine.handle(.trigger(skipWake: false), at: .zero)
         let ready = machine.handle(.routeReady(route), at: .seconds(1))
         #expect(ready.contains(.scheduleTick(at: .seconds(9))))
-        #expect(machine.handle(.tick(now: .seconds(5)), at: .seconds(5)).isEmpty)
-        #expect(types(machine.handle(.tick(now: .seconds(9)), at: .seconds(9))) == ["noCommand", "releaseRoute", "routeReleased"])
+        #expect(machine.handle(.tick, at: .seconds(5)).isEmpty)
+        #expect(types(machine.handle(.tick, at: .seconds(9))) == ["noCommand", "releaseRoute", "routeReleased"])
         #expect(machine.phase == .idle)
     }
 
@@ -88,7 +89,7 @@ struct AssistantTests {
         _ = machine.handle(.routeReady(route), at: .zero)
         _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
         _ = machine.handle(.reply(heard: "what is your name", answer: "I am Glasses. Say hey glasses to wake me."), at: .seconds(2))
-        #expect(machine.handle(.playedWake, at: .seconds(3)).isEmpty)
+        #expect(machine.handle(.playedWake(keyword: "hey glasses"), at: .seconds(3)).isEmpty)
         // The echo of it reaches the mic's detector 0.8 s later: ignored, the reply goes on.
         #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(3800))) == ["selfWakeIgnored"])
         #expect(machine.phase == .speaking)
@@ -135,8 +136,8 @@ struct AssistantTests {
         _ = machine.handle(.routeReady(route), at: .zero)
         let handed = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
         #expect(handed.contains(.scheduleTick(at: .seconds(6))))
-        #expect(machine.handle(.tick(now: .seconds(5)), at: .seconds(5)).isEmpty)
-        let late = machine.handle(.tick(now: .seconds(6)), at: .seconds(6))
+        #expect(machine.handle(.tick, at: .seconds(5)).isEmpty)
+        let late = machine.handle(.tick, at: .seconds(6))
         #expect(types(late) == ["cancelHandOver", "error", "replyStarted", "speak"])
         #expect(machine.handle(.reply(heard: "x", answer: "too late"), at: .seconds(7)).isEmpty)
     }
@@ -196,9 +197,9 @@ struct AssistantTests {
         for second in stride(from: 5, through: 21, by: 4) {
             #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(second))).isEmpty)
         }
-        #expect(machine.handle(.tick(now: .seconds(24)), at: .seconds(24)).isEmpty)
+        #expect(machine.handle(.tick, at: .seconds(24)).isEmpty)
         #expect(machine.phase == .capturing)
-        #expect(types(machine.handle(.tick(now: .seconds(25)), at: .seconds(25))) == ["noCommand", "listening"])
+        #expect(types(machine.handle(.tick, at: .seconds(25))) == ["noCommand", "listening"])
         #expect(machine.phase == .listening)
         #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(26))) == ["wake", "scheduleTick"])
     }
@@ -206,5 +207,83 @@ struct AssistantTests {
     @Test("the default capture limit is the default endpointer's no-speech timeout and command limit, and a second")
     func defaultCaptureLimit() {
         #expect(Assistant.Configuration().captureLimit == .seconds(24))
+    }
+
+    @Test("the backend's own audio with no text is played, and confirmed to the backend when it plays to the end")
+    func audioReply() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
+        let tone = AudioBuffer(format: PCMFormat(sampleRate: 22050, channels: 1), samples: [Float](repeating: 0.1, count: 2205))
+        let reply = AssistantReply(heard: "play a tone", answer: "", audio: tone)
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        let playing = machine.handle(.reply(reply), at: .seconds(2))
+        #expect(types(playing) == ["transcript", "replyStarted", "playAudio"])
+        #expect(playing.contains(.playAudio(tone)))
+        #expect(machine.phase == .speaking)
+        let done = machine.handle(.replyFinished(interrupted: false), at: .seconds(3))
+        #expect(done.first == .confirmPlayed(reply))
+        #expect(types(done) == ["confirmPlayed", "replyFinished", "releaseRoute", "routeReleased", "finished"])
+    }
+
+    @Test("a reply cut short, and an apology, are not confirmed as played")
+    func onlyABackendsReplyPlayedToTheEndIsConfirmed() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst, replyTimeout: .seconds(4)))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        _ = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(2))
+        #expect(!types(machine.handle(.replyFinished(interrupted: true), at: .seconds(3))).contains("confirmPlayed"))
+        _ = machine.handle(.voice(.wake(wake)), at: .seconds(5))
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(6))
+        _ = machine.handle(.tick, at: .seconds(10))
+        #expect(!types(machine.handle(.replyFinished(interrupted: false), at: .seconds(11))).contains("confirmPlayed"))
+    }
+
+    @Test("the speaker 'playing' a wake phrase its text does not say is a false detection: the user's wake phrase still barges in")
+    func aFalseDetectionOnTheSpeakerIsNotAnEcho() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst, selfWakeWindow: .seconds(2)))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        _ = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(2))
+        #expect(machine.handle(.playedWake(keyword: "hey glasses"), at: .seconds(3)).isEmpty)
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(3500))) == ["cancelSpeech", "bargeIn", "scheduleTick"])
+    }
+
+    @Test("one reply timeout: the backend is given the deadline, and its own 'time is up' ends the wait as the tick does")
+    func oneReplyTimeout() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, replyTimeout: .seconds(4)))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        #expect(machine.replyDeadline == .seconds(6))
+        let late = machine.handle(.replyFailed(.timedOut(backend: "home-assistant")), at: .milliseconds(5990))
+        #expect(types(late) == ["cancelHandOver", "error", "replyStarted", "speak"])
+        #expect(late.contains(.speak("Sorry, I could not get an answer in time.")))
+        #expect(machine.replyDeadline == nil)
+        #expect(machine.handle(.tick, at: .seconds(6)).isEmpty)
+    }
+
+    @Test("a backend's failure is told apart from its time running out")
+    func replyFailureIsTyped() {
+        struct Refused: Error, CustomStringConvertible { var description: String { "refused" } }
+        #expect(ReplyFailure(backend: "x", error: Refused()) == .failed(backend: "x", reason: "refused"))
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = machine.handle(.trigger(skipWake: true), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
+        let failed = machine.handle(.replyFailed(.failed(backend: "x", reason: "refused")), at: .seconds(3))
+        #expect(types(failed) == ["error", "replyStarted", "speak"])
+        #expect(failed.contains(.speak("Sorry, I could not get an answer.")))
+    }
+
+    @Test("events carry Durations and encode seconds, as the JSON always had")
+    func eventJSON() throws {
+        let event = AssistantEvent(.commandCaptured, time: .milliseconds(1500), duration: .milliseconds(1250))
+        let json = try #require(String(data: try JSONEncoder().encode(event), encoding: .utf8))
+        #expect(json.contains("\"time\":1.5"))
+        #expect(json.contains("\"duration\":1.25"))
+        #expect(try JSONDecoder().decode(AssistantEvent.self, from: Data(json.utf8)) == event)
     }
 }

@@ -49,6 +49,15 @@ extension CLISuites {
                     "\(result.stderr)")
         }
 
+        @Test("a $GLASSES_AUDIOD_URL that is no address is an error that names it, not a crash")
+        func badDaemonAddress() throws {
+            for bad in ["http://[::1", "ftp://127.0.0.1:8742", "nonsense"] {
+                let result = try Run.command(cli, ["status"], environment: ["GLASSES_AUDIOD_URL": bad, "GLASSES_AUDIOD_API_KEY": "key"])
+                #expect(result.status == 1, "\(bad): \(result.stderr)")
+                #expect(result.stderr.contains("$GLASSES_AUDIOD_URL '\(bad)' is not an http:// address"), "\(result.stderr)")
+            }
+        }
+
         @Test("a PulseAudio server that does not answer is named in the error, and where it came from")
         func deadServer() throws {
             let socket = directory.path("no-server")

@@ -81,6 +81,8 @@ extension DaemonSuites {
             let replayed = Self.ids(resumed.stdoutSoFar)
             #expect(replayed.first == last + 1, "resumed at \(replayed.first ?? -1), expected \(last + 1)")
             #expect(replayed == replayed.sorted() && Set(replayed).count == replayed.count)
+            // One route change, one event: not again as the assistant's.
+            #expect(!(follower.stdoutSoFar + resumed.stdoutSoFar).contains("event: assistant.routeChanged"), "\(resumed.stdoutSoFar)")
 
             let bad = try await daemon.request("GET", "/api/events", headers: ["Last-Event-ID": "yesterday"])
             #expect(bad.status == 400)

@@ -64,12 +64,14 @@ enum RoundTripRig {
         _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5,
         speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }, engine: WakeEngineChoice = .dtw
     ) throws -> AssistantService {
-        let backend = try LocalAssistantBackend(battery: { 80 }, now: now)
+        let backend = HistoryKeepingBackend(
+            inner: try LocalAssistantBackend(battery: { 80 }, now: now), history: CommandHistory(directory: NSTemporaryDirectory() + "roundtrip-history"),
+            logger: quiet)
         let model = heyGlasses  // built now, before any audio flows
         return AssistantService(
             routes: routes, backend: backend, synthesizer: EspeakSpeech(),
             configuration: .init(
-                assistant: .init(policy: policy, once: once), speech: speech, historyDirectory: NSTemporaryDirectory() + "roundtrip-history"),
+                assistant: .init(policy: policy, once: once), speech: speech),
             clock: routes.clock, logger: quiet,
             pipeline: {
                 try VoicePipeline(scorer: try engine.makeScorer(models: { [model] }, configuration: WakeWordConfiguration(sensitivity: sensitivity)))
@@ -82,7 +84,7 @@ enum RoundTripRig {
         _ assistant: AssistantService, skipWake: Bool = false, limit: Duration = .seconds(90),
         onEvent: (AssistantEvent) throws -> Void = { _ in }
     ) async rethrows -> [AssistantEvent] {
-        let events = await assistant.events()
+        let events = assistant.events()
         let guardTask = Task { try await Task.sleep(for: limit); assistant.stop() }
         defer { guardTask.cancel() }
         assistant.trigger(skipWake: skipWake)

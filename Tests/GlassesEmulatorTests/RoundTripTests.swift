@@ -59,7 +59,7 @@ struct RoundTripTests {
         #expect(ready < wake)
         #expect(Array(kinds.drop { $0 != .wake }.filter { [.commandCaptured, .transcript, .replyStarted, .replyFinished, .routeReleased].contains($0) })
             == [.commandCaptured, .transcript, .replyStarted, .replyFinished, .routeReleased], "\(kinds)")
-        #expect(events.first(.transcript)?.text == "what time is it", "\(events.map { "\($0.type) \($0.text ?? "") \($0.duration ?? 0)" })")
+        #expect(events.first(.transcript)?.text == "what time is it", "\(events.map { "\($0.type) \($0.text ?? "") \($0.duration?.inSeconds ?? 0)" })")
         let reply = try #require(events.first(.replyStarted)?.text)
         #expect(reply.hasPrefix("It is "))
         let played = try #require(backend.speakerRecording(id))
@@ -78,7 +78,7 @@ struct RoundTripTests {
         let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
         try await routes.start()
         let assistant = try RoundTripRig.assistant(routes, once: false)
-        let events = await assistant.events()
+        let events = assistant.events()
         let guardTask = Task { try await Task.sleep(for: .seconds(90)); assistant.stop() }  // a hang guard
         defer { guardTask.cancel() }
         async let loop: Void = assistant.run()
@@ -226,7 +226,7 @@ struct RoundTripTests {
             return profiles
         }
         let assistant = try RoundTripRig.assistant(routes, once: false)
-        let events = await assistant.events()
+        let events = assistant.events()
         let guardTask = Task { try await Task.sleep(for: .seconds(300)); assistant.stop() }  // a hang guard
         defer { guardTask.cancel() }
         async let loop: Void = assistant.run()
@@ -266,7 +266,7 @@ struct RoundTripTests {
         defer { trip.rig.close() }
         let (rig, routes) = (trip.rig, trip.routes)
         let assistant = try RoundTripRig.assistant(routes)
-        let events = await assistant.events()
+        let events = assistant.events()
         let guardTask = Task { try await Task.sleep(for: .seconds(90)); assistant.stop() }  // a hang guard
         defer { guardTask.cancel() }
         assistant.trigger()

@@ -10,9 +10,10 @@ import WyomingServer
 
 @Suite("Wyoming server with the real Python wyoming package", .serialized)
 struct WyomingServerTests {
-    private func command() throws -> Utterance {
+    /// The command, with the time Home Assistant has to answer (the assistant's reply timeout).
+    private func command(timeLimit: Duration? = nil) throws -> Utterance {
         let audio = try AudioFileReader.read(WyomingTestServer.wakeSample)
-        return Utterance(audio: audio, wakeWord: "hey glasses")
+        return Utterance(audio: audio, wakeWord: "hey glasses", timeLimit: timeLimit)
     }
 
     /// Starts the HA peer and waits until it has run the satellite.
@@ -29,7 +30,7 @@ struct WyomingServerTests {
         let server = try await WyomingTestServer.start()
         defer { Task { await server.stop() } }
         let ha = try await homeAssistant(server)
-        let backend = WyomingSatelliteBackend(link: server.server.satellite, timeout: .seconds(60))
+        let backend = WyomingSatelliteBackend(link: server.server.satellite)
         let utterance = try command()
 
         let reply = try await backend.respond(to: utterance)
@@ -67,7 +68,7 @@ struct WyomingServerTests {
         let server = try await WyomingTestServer.start(wake: false)
         defer { Task { await server.stop() } }
         let ha = try await homeAssistant(server, ["--no-tts"])
-        let backend = WyomingSatelliteBackend(link: server.server.satellite, timeout: .seconds(60))
+        let backend = WyomingSatelliteBackend(link: server.server.satellite)
         await #expect(throws: WyomingSatelliteError.pipelineFailed("no intent matched")) { try await backend.respond(to: try command()) }
         _ = try await WyomingTestServer.finish(ha)
     }
@@ -76,10 +77,10 @@ struct WyomingServerTests {
         let server = try await WyomingTestServer.start(wake: false)
         defer { Task { await server.stop() } }
         let ha = try await homeAssistant(server, ["--no-answer", "--timeout", "20"])
-        let backend = WyomingSatelliteBackend(link: server.server.satellite, timeout: .milliseconds(500))
-        await #expect(throws: WyomingSatelliteError.timedOut(seconds: 0)) { try await backend.respond(to: try command()) }
+        let backend = WyomingSatelliteBackend(link: server.server.satellite)
+        await #expect(throws: WyomingSatelliteError.timedOut(seconds: 0)) { try await backend.respond(to: try command(timeLimit: .milliseconds(500))) }
         // Not stuck "busy": the next command goes out too (and times out the same way).
-        await #expect(throws: WyomingSatelliteError.timedOut(seconds: 0)) { try await backend.respond(to: try command()) }
+        await #expect(throws: WyomingSatelliteError.timedOut(seconds: 0)) { try await backend.respond(to: try command(timeLimit: .milliseconds(500))) }
         ha.signal(SIGTERM)
         _ = try await offCooperativePool { ha.finish() }
     }

@@ -117,13 +117,13 @@ var latencies: [Double] = []
 var decisions: [Double] = []
 do {
     let assistant = makeAssistant(.webrtc)
-    let events = await assistant.events()
+    let events = assistant.events()
     let loop = Task { await assistant.run() }
     for _ in 0..<rounds {
         let (seen, latency) = try await roundTrip(assistant, events, command, skipWake: true, measure: true)
         guard let captured = seen.first(where: { $0.type == .commandCaptured }), let started = seen.first(where: { $0.type == .replyStarted })
         else { continue }
-        decisions.append((started.time - captured.time) * 1000)
+        decisions.append((started.time - captured.time).inSeconds * 1000)
         if let latency { latencies.append(seconds(latency) * 1000) }
     }
     assistant.stop()
@@ -142,7 +142,7 @@ struct EchoResult {
 var echoResults: [EchoCancellerEngine: EchoResult] = [:]
 for engine in EchoCancellerEngine.allCases {
     let assistant = makeAssistant(engine)
-    let events = await assistant.events()
+    let events = assistant.events()
     let loop = Task { await assistant.run() }
     var result = EchoResult()
     for _ in 0..<rounds {
@@ -150,7 +150,7 @@ for engine in EchoCancellerEngine.allCases {
         guard let started = seen.first(where: { $0.type == .replyStarted }),
             let finished = seen.first(where: { $0.type == .replyFinished })
         else { continue }
-        result.replySeconds += finished.time - started.time
+        result.replySeconds += (finished.time - started.time).inSeconds
         if let reduction = finished.echoReduction { result.reductions.append(reduction) }
         let during = seen.drop { $0.type != .replyStarted }
         result.selfWakes += during.filter { $0.type == .wake || $0.type == .bargeIn }.count

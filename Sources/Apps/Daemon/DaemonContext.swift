@@ -76,6 +76,7 @@ public struct DaemonContext: Sendable {
                 store: store, wyoming: wyoming, sockets: assistantSockets,
                 logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         } catch {
+            await wyoming.close()
             _ = try? await session.close()
             throw DaemonError("the assistant cannot start: \(error)")
         }
@@ -89,6 +90,7 @@ public struct DaemonContext: Sendable {
     /// After the services stopped: the event bus ends its subscriptions, the store's log is
     /// checkpointed into its file, the backend closes (the simulated speaker's recording is saved).
     public func close() async {
+        await wyoming.close()  // closed by its run already, unless the services never ran
         await events.close()
         do { try store.checkpoint() } catch { logger.warning("the store's write-ahead log was not checkpointed: \(error)") }
         do {

@@ -1,3 +1,4 @@
+import AssistantService
 public import ServiceLifecycle
 
 /// Every long-running part of glasses-audiod, in start order; the graceful shutdown runs
@@ -16,7 +17,9 @@ public enum DaemonServices {
     public static func assemble(_ context: DaemonContext) async -> [any Service] {
         var services: [any Service] = []
         services.append(context.routes)
-        services.append(AssistantRunner(assistant: context.assistant, state: context.assistantState, listenAtStart: context.configuration.listen))
+        // Listens from the start when configured to (the input waits for the loop).
+        if context.configuration.listen { context.assistant.trigger(skipWake: false) }
+        services.append(context.assistant)
         services.append(await EventForwarder.make(context))
         services.append(HTTPServer.make(context))
         services.append(context.wyoming)

@@ -7,9 +7,14 @@ import Voice
 ///
 /// Barge-in: the wake word heard while the reply plays (through the echo canceller) cancels the
 /// reply and captures a new command. A reply may say the wake phrase itself ("say hey glasses
-/// to wake me"): the owner runs the wake word on what the speaker plays too, and the mic's
-/// detection within ``Configuration/selfWakeWindow`` of the speaker's is that echo, ignored. A lost route
+/// to wake me"): the owner runs the wake word on what the speaker plays too (``AssistantInput/playedWake(keyword:)``),
+/// a detection there of a phrase the reply's text does not say is a false one, and the mic's
+/// detection within ``Configuration/selfWakeWindow`` of a true one is that echo, ignored. A lost route
 /// ends the round trip with its error and nothing restarts by itself (seed 000 §7.3).
+///
+/// The one reply timeout: ``Configuration/replyTimeout`` sets ``replyDeadline`` at the hand-over; the
+/// owner gives the backend what is left of it (``Utterance/timeLimit``), and whichever says so first
+/// (the tick, or the backend's ``ReplyFailure/timedOut(backend:)``) ends the wait the same way.
 public struct Assistant: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// voiceFirst holds the route and listens all the time; mediaFirst opens it on a
@@ -60,7 +65,13 @@ public struct Assistant: Sendable {
     public private(set) var phase: AssistantPhase = .idle
     public private(set) var now: Duration = .zero
     private var skipWake = false
-    private var replyDeadline: Duration?
+    /// When the backend's time to answer runs out (while thinking).
+    public private(set) var replyDeadline: Duration?
+    /// The backend's reply being played (nil for an apology): confirmed when it plays to the end.
+    private var playing: AssistantReply?
+    /// The words of the text being spoken (lowercase, single spaces); nil while the backend's
+    /// own audio plays (what it says is not known).
+    private var spokenWords: String?
     /// mediaFirst: when listening for the wake word gives up.
     private var listenDeadline: Duration?
     /// When the speaker last played the wake phrase.
@@ -81,10 +92,10 @@ public struct Assistant: Sendable {
         case .routeReady(let route): routeReady(route, &out)
         case .routeFailed(let error): routeFailed(error, &out)
         case .voice(let event): voice(event, &out)
-        case .playedWake: playedWakeAt = now
-        case .routeChanged(let change): out.append(emit(.routeChanged, text: change))
-        case .reply(let heard, let answer): reply(heard: heard, answer: answer, &out)
-        case .replyFailed(let reason): replyFailed(reason, &out)
+        case .playedWake(let keyword): playedWake(keyword)
+        case .routeChanged(let change): out.append(emit(.routeChanged, text: change.description))
+        case .reply(let reply): self.reply(reply, &out)
+        case .replyFailed(let failure): replyFailed(failure, &out)
         case .replyFinished(let interrupted): replyFinished(interrupted, &out)
         case .sleep: sleep(&out)
         case .wake: wake(&out)
@@ -93,12 +104,10 @@ public struct Assistant: Sendable {
         return out
     }
 
-    private var seconds: Double { Double(now / .milliseconds(1)) / 1000 }
-
-    private func emit(_ kind: AssistantEvent.Kind, text: String? = nil, duration: Double? = nil, score: Double? = nil)
+    private func emit(_ kind: AssistantEvent.Kind, text: String? = nil, duration: Duration? = nil, score: Double? = nil)
         -> AssistantAction
     {
-        .emit(AssistantEvent(kind, time: seconds, text: text, duration: duration, score: score))
+        .emit(AssistantEvent(kind, time: now, text: text, duration: duration, score: score))
     }
 
     private func earcon(_ sound: Earcon) -> [AssistantAction] {
@@ -119,7 +128,7 @@ public struct Assistant: Sendable {
                 startCapture(&out)
             }
         case .speaking:
-            out += [.cancelSpeech, emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
+            out += [cancelSpeech(), emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
             startCapture(&out)
         }
     }
@@ -149,7 +158,7 @@ public struct Assistant: Sendable {
 
     private mutating func routeFailed(_ error: StreamSessionError, _ out: inout [AssistantAction]) {
         guard phase != .asleep, phase != .idle else { return }
-        if phase == .speaking { out.append(.cancelSpeech) }
+        if phase == .speaking { out.append(cancelSpeech()) }
         if phase == .thinking { out.append(.cancelHandOver) }
         replyDeadline = nil
         phase = .idle
@@ -173,7 +182,7 @@ public struct Assistant: Sendable {
                 out += [emit(.wake, text: detection.keyword, score: detection.score)] + earcon(.listening)
                 startCapture(&out)
             case .speaking:
-                out += [.cancelSpeech, emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
+                out += [cancelSpeech(), emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
                 startCapture(&out)
             default:
                 break
@@ -184,7 +193,7 @@ public struct Assistant: Sendable {
             guard phase == .capturing else { return }
             phase = .thinking
             replyDeadline = now + configuration.replyTimeout
-            out += [emit(.commandCaptured, duration: segment.end - segment.start)] + earcon(.done) + [
+            out += [emit(.commandCaptured, duration: .seconds(segment.end - segment.start))] + earcon(.done) + [
                 .handOver(segment), .scheduleTick(at: now + configuration.replyTimeout),
             ]
         case .noCommand:
@@ -194,31 +203,77 @@ public struct Assistant: Sendable {
         }
     }
 
-    private mutating func reply(heard: String, answer: String, _ out: inout [AssistantAction]) {
+    private mutating func reply(_ reply: AssistantReply, _ out: inout [AssistantAction]) {
         guard phase == .thinking else { return }
         replyDeadline = nil
-        out.append(emit(.transcript, text: heard))
-        speak(answer, &out)
+        out.append(emit(.transcript, text: reply.heard))
+        if let audio = reply.audio {
+            // The backend's own voice: played even with no text (the text, if any, is what it says).
+            phase = .speaking
+            playing = reply
+            spokenWords = nil
+            out += [emit(.replyStarted, text: reply.answer.isEmpty ? nil : reply.answer), .playAudio(audio)]
+        } else {
+            speak(reply.answer, for: reply, &out)
+        }
     }
 
-    private mutating func replyFailed(_ reason: String, _ out: inout [AssistantAction]) {
+    private mutating func replyFailed(_ failure: ReplyFailure, _ out: inout [AssistantAction]) {
         guard phase == .thinking else { return }
+        if case .timedOut = failure {
+            timedOut(&out)
+            return
+        }
         replyDeadline = nil
-        out.append(emit(.error, text: reason))
+        out.append(emit(.error, text: failure.description))
         speak("Sorry, I could not get an answer.", &out)
     }
 
-    private mutating func speak(_ text: String, _ out: inout [AssistantAction]) {
+    /// The backend's time ran out (the tick at ``replyDeadline``, or the backend saying so first).
+    private mutating func timedOut(_ out: inout [AssistantAction]) {
+        replyDeadline = nil
+        out += [.cancelHandOver, emit(.error, text: "the assistant backend did not answer in time")]
+        speak("Sorry, I could not get an answer in time.", &out)
+    }
+
+    /// Speaks `text` (the backend's answer, or an apology when `reply` is nil); nothing to say
+    /// ends the round trip.
+    private mutating func speak(_ text: String, for reply: AssistantReply? = nil, _ out: inout [AssistantAction]) {
         guard !text.isEmpty else {
             afterRoundTrip(&out)
             return
         }
         phase = .speaking
+        playing = reply
+        spokenWords = Self.words(of: text)
         out += [emit(.replyStarted, text: text), .speak(text)]
+    }
+
+    /// The reply stops where it is (a barge-in, a lost route, sleep): not played to the end.
+    private mutating func cancelSpeech() -> AssistantAction {
+        playing = nil
+        spokenWords = nil
+        return .cancelSpeech
+    }
+
+    /// The speaker played `keyword`: its echo at the mic is not the user's, unless the text being
+    /// spoken does not say it (a false detection on the speaker must not make the user's own
+    /// barge-in count as the reply's echo).
+    private mutating func playedWake(_ keyword: String) {
+        if let words = spokenWords, !" \(words) ".contains(" \(Self.words(of: keyword)) ") { return }
+        playedWakeAt = now
+    }
+
+    /// Lowercase words separated by single spaces ("Say hey, Glasses!" → "say hey glasses").
+    static func words(of text: String) -> String {
+        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" }).joined(separator: " ")
     }
 
     private mutating func replyFinished(_ interrupted: Bool, _ out: inout [AssistantAction]) {
         guard phase == .speaking else { return }  // a barge-in already moved on
+        if !interrupted, let playing { out.append(.confirmPlayed(playing)) }
+        playing = nil
+        spokenWords = nil
         out.append(emit(.replyFinished, text: interrupted ? "interrupted" : nil))
         afterRoundTrip(&out)
     }
@@ -248,9 +303,7 @@ public struct Assistant: Sendable {
             return
         }
         guard phase == .thinking, let deadline = replyDeadline, now >= deadline else { return }
-        replyDeadline = nil
-        out += [.cancelHandOver, emit(.error, text: "the assistant backend did not answer in time")]
-        speak("Sorry, I could not get an answer in time.", &out)
+        timedOut(&out)
     }
 
     private mutating func sleep(_ out: inout [AssistantAction]) {
@@ -258,7 +311,7 @@ public struct Assistant: Sendable {
         switch phase {
         case .opening: out.append(.cancelOpening)
         case .thinking: out += [.cancelHandOver, .releaseRoute]
-        case .speaking: out += [.cancelSpeech, .releaseRoute]
+        case .speaking: out += [cancelSpeech(), .releaseRoute]
         case .listening, .capturing: out.append(.releaseRoute)
         case .idle, .asleep: break
         }

@@ -1,3 +1,4 @@
+public import AudioCore
 public import Voice
 
 /// What the owner carries out, in order.
@@ -10,14 +11,19 @@ public enum AssistantAction: Sendable, Equatable {
     case cancelOpening
     /// Start capturing a command now (push-to-talk: no wake word).
     case startCommand
-    /// Give the captured command to the assistant backend.
+    /// Give the captured command to the assistant backend, which has until
+    /// ``Assistant/replyDeadline`` to answer.
     case handOver(CommandSegment)
     /// Stop waiting for the backend (its time is up): a reply that comes later is dropped.
     case cancelHandOver
     /// Speak this text on the route's speaker.
     case speak(String)
+    /// Play the backend's own audio for its reply on the route's speaker (any rate, mono).
+    case playAudio(AudioBuffer)
     /// Stop the reply now.
     case cancelSpeech
+    /// Tell the backend its reply was played to the end (Home Assistant waits for `played`).
+    case confirmPlayed(AssistantReply)
     /// Play this short sound on the route's speaker (only with earcons on).
     case playEarcon(Earcon)
     /// Report this.

@@ -11,9 +11,14 @@ public struct Utterance: Sendable {
     /// The rate the mic's link carries (8000 for CVSD, 16000 for mSBC), when known: audio
     /// resampled up from 8 kHz has nothing above 4 kHz.
     public var linkRate: Int?
+    /// How long the backend has to answer: the assistant's reply timeout, which the backend
+    /// keeps to (throwing a ``ReplyTimeLimitError`` or saying so in its reply) instead of a
+    /// timeout of its own; `nil`: no limit (the caller cancels).
+    public var timeLimit: Duration?
 
-    public init(audio: AudioBuffer, wakeWord: String, capturedAt: Date = Date(), linkRate: Int? = nil) {
+    public init(audio: AudioBuffer, wakeWord: String, capturedAt: Date = Date(), linkRate: Int? = nil, timeLimit: Duration? = nil) {
         self.audio = audio
+        self.timeLimit = timeLimit
         self.linkRate = linkRate
         self.wakeWord = wakeWord
         self.capturedAt = capturedAt

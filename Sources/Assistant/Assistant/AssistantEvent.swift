@@ -1,25 +1,25 @@
-/// One step of the assistant, as monitors, the CLI's `listen` and (later) the daemon's event
-/// stream show it: a `type` and what belongs to it.
-public struct AssistantEvent: Sendable, Equatable, Codable {
+/// One step of the assistant, as monitors, the CLI's `listen` and the daemon's event stream
+/// show it: a `type` and what belongs to it. Times are `Duration`s; the JSON carries seconds.
+public struct AssistantEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
         case transcript, replyStarted, replyFinished, bargeIn, selfWakeIgnored, routeReleased, routeChanged, error, asleep, awake
     }
 
     public var type: Kind
-    /// Time since the owner started, in seconds.
-    public var time: Double
+    /// Time since the owner started.
+    public var time: Duration
     /// The wake phrase, the text heard or said, the route, or the error, as fits the type.
     public var text: String?
-    /// Seconds: the command's or reply's length.
-    public var duration: Double?
+    /// The command's or reply's length.
+    public var duration: Duration?
     /// The wake detection's score.
     public var score: Double?
     /// `replyFinished`: how much quieter the mic was after the echo canceller than before it
     /// while the reply played (dB; the echo return loss enhancement when only the echo was there).
     public var echoReduction: Double?
 
-    public init(_ type: Kind, time: Double, text: String? = nil, duration: Double? = nil, score: Double? = nil) {
+    public init(_ type: Kind, time: Duration, text: String? = nil, duration: Duration? = nil, score: Double? = nil) {
         self.type = type
         self.time = time
         self.text = text

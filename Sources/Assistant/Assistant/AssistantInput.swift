@@ -11,19 +11,25 @@ public enum AssistantInput: Sendable, Equatable {
     case routeFailed(StreamSessionError)
     /// The voice stage noticed something (times on its own clock, in seconds).
     case voice(VoiceEvent)
-    /// The speaker just played the wake phrase (the wake word run on the reply's own audio):
-    /// the mic will hear it as echo.
-    case playedWake
-    /// The backend heard this and answers with this text (empty: nothing to say).
-    case reply(heard: String, answer: String)
-    /// The backend failed; the user is told in words.
-    case replyFailed(String)
+    /// The wake word, run on what the speaker plays, heard this phrase in the reply's audio: the
+    /// mic will hear it as echo (unless the reply's text does not say it: then the detection on
+    /// the speaker was a false one).
+    case playedWake(keyword: String)
+    /// The backend answered: the text to speak (empty: nothing to say) or its own audio to play.
+    case reply(AssistantReply)
+    /// The backend gave no answer; the user is told in words.
+    case replyFailed(ReplyFailure)
     /// The reply finished playing (or was cut short by a barge-in or a lost route).
     case replyFinished(interrupted: Bool)
     /// The route changed (a profile switch, a device coming or going): reported, nothing more.
-    case routeChanged(String)
+    case routeChanged(RouteChange)
     case sleep
     case wake
-    /// Time passed (time since the owner started).
-    case tick(now: Duration)
+    /// Time passed (the time is the one ``Assistant/handle(_:at:)`` is given).
+    case tick
+
+    /// The backend heard `heard` and answers with the text `answer` (empty: nothing to say).
+    public static func reply(heard: String, answer: String) -> AssistantInput {
+        .reply(AssistantReply(heard: heard, answer: answer))
+    }
 }

@@ -5,17 +5,23 @@ import Foundation
 public import Logging
 public import RouteService
 import Routing
+public import ServiceLifecycle
 public import Speech
 import SpeechPlayback
 public import Voice
+import Synchronization
 
 /// Owns the live round trip: carries out the ``Assistant``'s actions in order (open and release
 /// the route through ``RouteService``, hand commands to the backend, speak replies), pumps the
 /// route's mic frames through the echo canceller into the ``VoicePipeline``, and reports every
 /// step as an ``AssistantEvent``. One loop, one input at a time; the tasks it starts (the
 /// route's opening, the frame reader, the backend call, the reply) are its own, cancelled
-/// when they are no longer wanted, and report back through the same loop.
-public actor AssistantService {
+/// when they are no longer wanted, and report back through the same loop. It decides nothing
+/// the machine can: what to say, when time is up, which wake detection is the reply's echo.
+///
+/// A `Service`: ``run()`` ends on the graceful shutdown (or ``stop()``, or `once`), letting go
+/// of the route. Time is the injected ``ServiceClock`` (a `ManualClock` in tests).
+public actor AssistantService: Service {
     public struct Configuration: Sendable {
         public var assistant: Assistant.Configuration
         public var speech: SpeechSettings
@@ -34,20 +40,16 @@ public actor AssistantService {
         }
         /// How long to wait for the route.
         public var routeWait: Duration
-        /// Where each command is kept (Ogg Opus, with a JSON file of what was heard and
-        /// answered), or `nil` to keep none.
-        public var historyDirectory: String?
         /// The earcons' sounds (played when `assistant.earcons` is on).
         public var earconSounds: [Earcon: AudioBuffer]
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
-            routeWait: Duration = .seconds(10), historyDirectory: String? = nil, earconSounds: [Earcon: AudioBuffer] = [:],
+            routeWait: Duration = .seconds(10), earconSounds: [Earcon: AudioBuffer] = [:],
             echoCanceller: EchoCancellerEngine = .webrtc
         ) {
             self.echoCanceller = echoCanceller
             self.earconSounds = earconSounds
-            self.historyDirectory = historyDirectory
             self.assistant = assistant
             self.speech = speech
             self.echoCancellation = echoCancellation
@@ -56,11 +58,11 @@ public actor AssistantService {
     }
 
     enum Command: Sendable {
-        case input(AssistantInput)
+        /// An input for the machine; `handled` resumes once it has been carried out (or at once,
+        /// when the loop has ended).
+        case input(AssistantInput, handled: CheckedContinuation<Void, Never>? = nil)
         case frame(session: SessionID, AudioFrame)
         case played(AudioBuffer)
-        /// The backend answered (its audio, if any, plays in place of the text's synthesis).
-        case reply(AssistantReply)
         case stop
     }
 
@@ -74,8 +76,8 @@ public actor AssistantService {
     private var machine: Assistant
     private nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
-    private var observers: [Int: AsyncStream<AssistantEvent>.Continuation] = [:]
-    private var nextObserver = 0
+    /// Who follows the events; a follower that stops listening is removed at once.
+    private nonisolated let observers = Mutex<(next: Int, all: [Int: AsyncStream<AssistantEvent>.Continuation])>((0, [:]))
 
     private var session: SessionID?
     private var pipeline: VoicePipeline?
@@ -98,10 +100,6 @@ public actor AssistantService {
     private var speaking: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
     private var finished = false
-    /// The backend's answer while it is being spoken (its audio is played instead of the text).
-    private var reply: AssistantReply?
-    /// The words of the reply being spoken, when known (normalised: lowercase words).
-    private var spokenWords: String?
 
     public init(
         routes: RouteService, backend: any AssistantBackend, synthesizer: any SpeechSynthesizer,
@@ -121,48 +119,89 @@ public actor AssistantService {
 
     // MARK: - Public API
 
-    /// Every step from now on.
-    public func events() -> AsyncStream<AssistantEvent> {
+    /// Every step from now on; the stream ends when the loop does. A follower that stops
+    /// listening (its task cancelled) is forgotten.
+    public nonisolated func events() -> AsyncStream<AssistantEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: AssistantEvent.self, bufferingPolicy: .unbounded)
-        let key = nextObserver
-        nextObserver += 1
-        observers[key] = continuation
+        let key = observers.withLock { observers in
+            defer { observers.next += 1 }
+            observers.all[observers.next] = continuation
+            return observers.next
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.all.removeValue(forKey: key) } }
         return stream
     }
 
+    /// How many follow the events now.
+    public nonisolated var eventFollowers: Int { observers.withLock { $0.all.count } }
+
+    /// Where the round trip stands (`.asleep` is the one truth about sleeping).
+    public var phase: AssistantPhase { machine.phase }
+
     /// Listen now (`skipWake`: capture the command at once, push-to-talk).
     public nonisolated func trigger(skipWake: Bool = false) { commands.yield(.input(.trigger(skipWake: skipWake))) }
-    public nonisolated func sleep() { commands.yield(.input(.sleep)) }
-    public nonisolated func wake() { commands.yield(.input(.wake)) }
+    /// Sleep (seed 001): returns once asleep (``phase`` says `.asleep`), the route let go.
+    public nonisolated func sleep() async { await carriedOut(.sleep) }
+    /// Wake up: returns once awake.
+    public nonisolated func wake() async { await carriedOut(.wake) }
     public nonisolated func stop() { commands.yield(.stop) }
 
-    /// The loop; returns after ``stop()``, or after one round trip with `once`. Lets go of
-    /// everything it holds before returning.
+    /// Queues `input` and returns once the loop has carried it out (at once if the loop has ended).
+    private nonisolated func carriedOut(_ input: AssistantInput) async {
+        await withCheckedContinuation { handled in
+            if case .terminated = commands.yield(.input(input, handled: handled)) { handled.resume() }
+        }
+    }
+
+    /// The loop; returns after ``stop()``, the graceful shutdown, or one round trip with
+    /// `once`. Lets go of everything it holds before returning.
     public func run() async {
         let changes = await routes.observe()
-        let watcher = Task { [commands] in
-            for await output in changes {
-                if case .routeChanged(let change) = output { commands.yield(.input(.routeChanged(change.description))) }
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask { [commands] in
+                    for await output in changes {
+                        if case .routeChanged(let change) = output { commands.yield(.input(.routeChanged(change))) }
+                    }
+                }
+                await loop()
+                group.cancelAll()
             }
+        } onGracefulShutdown: {
+            self.stop()
         }
-        defer { watcher.cancel() }
+        let followers = observers.withLock { observers in
+            defer { observers.all = [:] }
+            return observers.all.values
+        }
+        followers.forEach { $0.finish() }
+    }
+
+    private func loop() async {
         for await command in commandStream {
+            if finished {
+                // Ended: what is still queued is not carried out, but no caller is left waiting.
+                if case .input(_, let handled?) = command { handled.resume() }
+                continue
+            }
             switch command {
-            case .input(let input): await handle(input)
+            case .input(let input, let handled):
+                await handle(input)
+                handled?.resume()
             case .frame(let id, let frame): await process(frame, of: id)
             case .played(let buffer): await heard(played: buffer)
-            case .reply(let reply):
-                self.reply = reply
-                // Audio with no text still has to be played: the machine speaks only non-empty text.
-                let answer = reply.answer.isEmpty && reply.audio != nil ? "(audio reply)" : reply.answer
-                await handle(.reply(heard: reply.heard, answer: answer))
             case .stop: finished = true
             }
-            if finished { break }
+            if finished {
+                await releaseEverything()
+                commands.finish()
+            }
         }
-        await releaseEverything()
-        observers.values.forEach { $0.finish() }
-        observers = [:]
+        if !finished {  // cancelled
+            finished = true
+            await releaseEverything()
+            commands.finish()
+        }
     }
 
     // MARK: - The machine
@@ -183,15 +222,16 @@ public actor AssistantService {
         case .cancelHandOver:
             thinking?.cancel()
             thinking = nil
-            reply = nil
         case .startCommand:
             wakeWord = "trigger"
             for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
         case .handOver(let segment): handOver(segment)
-        case .speak(let text): speak(text)
+        case .speak(let text): play(synthesizer.speak(text, settings: configuration.speech))
+        case .playAudio(let audio): play(AsyncThrowingStream { $0.yield(audio); $0.finish() })
         case .cancelSpeech:
             speaking?.cancel()
             speaking = nil
+        case .confirmPlayed(let reply): await backend.replyPlayed(reply)
         case .playEarcon(let sound): await play(sound)
         case .emit(var event):
             if event.type == .replyFinished {
@@ -199,12 +239,12 @@ public actor AssistantService {
                 if let delay = echo?.estimatedDelay { logger.debug("echo path: \(delay.median) ms from writing to the speaker to hearing it (σ \(delay.deviation) ms)") }
             }
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
-            observers.values.forEach { $0.yield(event) }
+            for follower in observers.withLock({ $0.all.values }) { follower.yield(event) }
         case .scheduleTick(let at):
             ticker?.cancel()
             ticker = Task { [clock, commands] in
                 do { try await clock.sleep(until: at) } catch { return }
-                commands.yield(.input(.tick(now: at)))
+                commands.yield(.input(.tick))
             }
         case .finished:
             finished = true
@@ -315,20 +355,9 @@ public actor AssistantService {
         wakeEcho?.played(samples)
         for event in replyWatch?.process(samples) ?? [] {
             guard case .wake(let detection) = event else { continue }
-            if let words = spokenWords, !" \(words) ".contains(" \(Self.words(of: detection.keyword)) ") {
-                // A detection on the speaker of a phrase the reply's text does not say is a false
-                // one: it must not make the user's own barge-in count as the reply's echo.
-                logger.debug("the speaker's audio scored '\(detection.keyword)' (\(detection.score)), which the reply does not say; ignored")
-                continue
-            }
-            logger.debug("the speaker played the wake phrase '\(detection.keyword)' (score \(detection.score)); its echo will not wake the assistant")
-            await handle(.playedWake)
+            logger.debug("the speaker played the wake phrase '\(detection.keyword)' (score \(detection.score))")
+            await handle(.playedWake(keyword: detection.keyword))
         }
-    }
-
-    /// Lowercase words separated by single spaces ("Say hey, Glasses!" → "say hey glasses").
-    static func words(of text: String) -> String {
-        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" }).joined(separator: " ")
     }
 
     /// Any rate and channel count → the voice stage's 16 kHz mono, one streaming resampler per
@@ -360,45 +389,38 @@ public actor AssistantService {
 
     private func handOver(_ segment: CommandSegment) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
-        let utterance = Utterance(audio: audio, wakeWord: wakeWord, linkRate: linkRate)
-        let kept = configuration.historyDirectory.map { CommandHistory(directory: $0) }
-        thinking = Task { [backend, commands, logger] in
+        // The backend keeps to the machine's deadline: what is left of it now.
+        let timeLimit = machine.replyDeadline.map { $0 - clock.now }
+        let utterance = Utterance(audio: audio, wakeWord: wakeWord, linkRate: linkRate, timeLimit: timeLimit)
+        thinking = Task { [backend, commands] in
             do {
                 let reply = try await backend.respond(to: utterance)
-                do { try kept?.keep(utterance, reply: reply) } catch { logger.warning("the command could not be kept: \(error)") }
                 // Cancelled (the time was up, asleep, the route lost): the reply is dropped.
                 guard !Task.isCancelled else { return }
-                commands.yield(.reply(reply))
+                commands.yield(.input(.reply(reply)))
             } catch {
                 guard !Task.isCancelled else { return }
-                commands.yield(.input(.replyFailed("\(backend.name): \(error)")))
+                commands.yield(.input(.replyFailed(ReplyFailure(backend: backend.name, error: error))))
             }
         }
     }
 
-    private func speak(_ text: String) {
+    /// Plays the reply's audio (synthesised text, or the backend's own) on the route's speaker,
+    /// every chunk also to the echo canceller and the reply's wake watch.
+    private func play(_ makeChunks: @autoclosure () -> AsyncThrowingStream<AudioBuffer, any Error>) {
         guard let session else {
             commands.yield(.input(.replyFinished(interrupted: true)))
             return
         }
+        let chunks = makeChunks()
         replyWatch = try? makePipeline()
         playedResampler = nil
-        let reply = self.reply
-        self.reply = nil
-        spokenWords = reply?.audio == nil ? Self.words(of: text) : nil
-        speaking = Task { [routes, synthesizer, configuration, commands, backend] in
+        speaking = Task { [routes, commands] in
             guard let stream = await routes.playback(for: session) else {
                 commands.yield(.input(.replyFinished(interrupted: true)))
                 return
             }
-            let chunks: AsyncThrowingStream<AudioBuffer, any Error>
-            if let audio = reply?.audio {
-                chunks = AsyncThrowingStream { $0.yield(audio); $0.finish() }
-            } else {
-                chunks = synthesizer.speak(text, settings: configuration.speech)
-            }
             let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0)) })
-            if let reply, report?.interrupted == false { await backend.replyPlayed(reply) }
             guard !Task.isCancelled else { return }
             commands.yield(.input(.replyFinished(interrupted: report?.interrupted ?? true)))
         }

@@ -1,5 +1,7 @@
+public import Assistant
+
 /// Why a command could not go through Home Assistant.
-public enum WyomingSatelliteError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum WyomingSatelliteError: ReplyTimeLimitError, Sendable, Equatable, CustomStringConvertible {
     /// No client has sent `run-satellite` (or it paused the satellite).
     case notConnected(port: Int)
     case paused
@@ -7,7 +9,7 @@ public enum WyomingSatelliteError: Error, Sendable, Equatable, CustomStringConve
     case disconnected
     /// Home Assistant sent `error`.
     case pipelineFailed(String)
-    /// No TTS audio arrived in time.
+    /// No TTS audio arrived within the command's ``Utterance/timeLimit``.
     case timedOut(seconds: Int)
     /// Another command is in progress.
     case busy
@@ -22,5 +24,9 @@ public enum WyomingSatelliteError: Error, Sendable, Equatable, CustomStringConve
         case .timedOut(let seconds): "Home Assistant did not answer within \(seconds) s"
         case .busy: "a command is already with Home Assistant"
         }
+    }
+
+    public var timeLimitPassed: Bool {
+        if case .timedOut = self { true } else { false }
     }
 }

@@ -62,6 +62,12 @@ public final class WyomingServer: Service, Sendable {
         return WyomingServer(configuration: configuration, listener: listener, port: port, wake: wake, logger: logger, notices: notices)
     }
 
+    /// Closes the listener of a server that will not run (the daemon's start failed after the
+    /// bind); after ``run()`` it is closed already, and this does nothing.
+    public func close() async {
+        try? await listener.channel.close()
+    }
+
     /// What `describe` answers.
     public var info: WyomingInfo {
         let words = wake?.words ?? []

@@ -1,3 +1,4 @@
+import AudioCore
 import BluetoothIDs
 public import BluezModel
 public import Routing
@@ -67,15 +68,10 @@ extension BluezClient {
     private func awaitDevice(_ id: DeviceIdentifier, timeout: Duration, until done: @escaping @Sendable (BluezDevice) -> Bool) async {
         let events = events()
         if let device = model.device(id), done(device) { return }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [weak self] in
-                for await _ in events {
-                    if let device = self?.model.device(id), done(device) { return }
-                }
+        _ = try? await withTimeout(timeout) { [weak self] in
+            for await _ in events {
+                if let device = self?.model.device(id), done(device) { return }
             }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
         }
     }
 

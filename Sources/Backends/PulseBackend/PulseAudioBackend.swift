@@ -64,20 +64,12 @@ public final class PulseAudioBackend: AudioDeviceBackend {
 
     /// Whether a PulseAudio server answers within `timeout` (no server is ever spawned).
     public static func serverAnswers(server: String? = nil, timeout: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                guard let backend = try? await connect(server: server) else { return false }
-                await backend.shutdown()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+        let answered = try? await withTimeout(timeout) {
+            guard let backend = try? await connect(server: server) else { return false }
+            await backend.shutdown()
+            return true
         }
+        return answered ?? false
     }
 
     public func shutdown() async {

@@ -146,13 +146,7 @@ public actor RouteService: Service {
     public func finish() async {
         for session in engine.sessions { commands.yield(.input(.stopSession(session.id))) }
         commands.yield(.input(.restoreFoundProfiles))
-        let limit = engine.configuration.readyTimeout
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.settled() }
-            group.addTask { [clock] in try? await clock.sleep(for: limit) }
-            await group.next()
-            group.cancelAll()
-        }
+        _ = try? await withTimeout(engine.configuration.readyTimeout, clock: clock) { await self.settled() }
         await shutdown()
     }
 
@@ -211,27 +205,19 @@ public actor RouteService: Service {
         guard engine.devices[device]?.activeProfile != profile else { return }
         let outputs = observe()
         commands.yield(.input(.requestProfile(device, profile)))
-        let limit = engine.configuration.readyTimeout
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await output in outputs {
-                    switch output {
-                    case .routeChanged(let change) where change.new?.device == device && change.new?.profile == profile:
-                        return
-                    case .routeChanged(let change) where change.reason == .oldDeviceUnavailable && change.previous?.device == device:
-                        throw StreamSessionError.deviceNotConnected(device)
-                    default: continue
-                    }
+        let switched: Void? = try await withTimeout(engine.configuration.readyTimeout, clock: clock) {
+            for await output in outputs {
+                switch output {
+                case .routeChanged(let change) where change.new?.device == device && change.new?.profile == profile:
+                    return
+                case .routeChanged(let change) where change.reason == .oldDeviceUnavailable && change.previous?.device == device:
+                    throw StreamSessionError.deviceNotConnected(device)
+                default: continue
                 }
-                throw StreamSessionError.internalError("the route service stopped")
             }
-            group.addTask { [clock] in
-                try await clock.sleep(for: limit)
-                throw StreamSessionError.timeout
-            }
-            defer { group.cancelAll() }
-            try await group.next()
+            throw StreamSessionError.internalError("the route service stopped")
         }
+        guard switched != nil else { throw StreamSessionError.timeout }
     }
 
     // MARK: - Driving the engine

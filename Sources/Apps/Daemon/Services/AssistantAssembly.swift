@@ -1,6 +1,7 @@
 import Assistant
 import AssistantSocket
 import AssistantService
+import AudioCore
 import Foundation
 import LocalAssistant
 import Logging
@@ -29,7 +30,14 @@ enum AssistantAssembly {
         case .homeAssistant: chosen = WyomingSatelliteBackend(link: wyoming.satellite)
         case .websocket: chosen = WebSocketAssistantBackend(hub: sockets)
         }
-        let backend = HistoryKeepingBackend(inner: chosen, store: store, dataDirectory: configuration.dataDirectory, logger: logger)
+        let folder = "commands"
+        let history = CommandHistory(directory: (configuration.dataDirectory as NSString).appendingPathComponent(folder))
+        let backend = HistoryKeepingBackend(inner: chosen, history: history, logger: logger) { utterance, reply, kept in
+            try store.appendConversation(
+                ConversationEntry(
+                    capturedAt: utterance.capturedAt, wakeWord: utterance.wakeWord, audioFile: kept.map { folder + "/" + $0.audio },
+                    duration: utterance.audio.duration, heard: reply.heard, reply: reply.answer, repliedAt: Date()))
+        }
         let speech = SpeechSettings(rate: settings.voice.rate, volume: settings.voice.volume)
         let models = WakeModelCache()
         let choice = WakeEngineChoice.default(for: settings.wakeWord.keyword)

@@ -1,5 +1,6 @@
 import Assistant
 import AssistantService
+import AudioCore
 import Foundation
 import Logging
 import RouteService
@@ -8,18 +9,17 @@ import ServiceLifecycle
 import Store
 
 /// Carries the route service's decisions (route changes with their reasons, session states,
-/// the active device) and the assistant's steps into the event bus, and keeps the assistant's
-/// sleeping state. Subscribes at creation, so nothing said before ``run()`` is missed.
+/// the active device) and the assistant's steps into the event bus. Subscribes at creation, so
+/// nothing said before ``run()`` is missed.
 struct EventForwarder: Service {
     let bus: EventBus
-    let state: AssistantState
     let routeOutputs: AsyncStream<RoutingOutput>
     let assistantEvents: AsyncStream<AssistantEvent>
 
     static func make(_ context: DaemonContext) async -> EventForwarder {
         EventForwarder(
-            bus: context.events, state: context.assistantState, routeOutputs: await context.routes.observe(),
-            assistantEvents: await context.assistant.events())
+            bus: context.events, routeOutputs: await context.routes.observe(),
+            assistantEvents: context.assistant.events())
     }
 
     func run() async throws {
@@ -31,9 +31,9 @@ struct EventForwarder: Service {
                 }
             }
             group.addTask {
-                for await event in assistantEvents.cancelOnGracefulShutdown() {
-                    if event.type == .asleep { state.asleep = true }
-                    if event.type == .awake { state.asleep = false }
+                // A route change is the route service's `route.changed` (with its reason): the
+                // assistant's report of the same change is not published a second time.
+                for await event in assistantEvents.cancelOnGracefulShutdown() where event.type != .routeChanged {
                     await bus.publish("assistant." + event.type.rawValue, Self.fields(event))
                 }
             }
@@ -63,9 +63,9 @@ struct EventForwarder: Service {
     }
 
     static func fields(_ event: AssistantEvent) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["time": .number(rounded(event.time))]
+        var fields: [String: JSONValue] = ["time": .number(rounded(event.time.inSeconds))]
         if let text = event.text { fields["text"] = .string(text) }
-        if let duration = event.duration { fields["duration"] = .number(rounded(event.duration ?? duration)) }
+        if let duration = event.duration { fields["duration"] = .number(rounded(duration.inSeconds)) }
         if let score = event.score { fields["score"] = .number(rounded(score)) }
         return fields
     }

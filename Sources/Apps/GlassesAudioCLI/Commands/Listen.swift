@@ -132,15 +132,17 @@ struct Listen: AsyncParsableCommand {
             try? await session.closeAndReport()
             throw error
         }
+        let logger = Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() })
+        let keeping: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: CommandHistory(directory: $0), logger: logger) } ?? backend
         let configuration = AssistantService.Configuration(
             assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
-            echoCancellation: !noEchoCancel, historyDirectory: history, earconSounds: try earconSounds(),
+            echoCancellation: !noEchoCancel, earconSounds: try earconSounds(),
             echoCanceller: echoCanceller)
         let assistant = AssistantService(
-            routes: routes, backend: backend, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() }),
+            routes: routes, backend: keeping, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: logger,
             pipeline: makePipeline)
         let wakeCanceller = configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: engine == .neural)
-        let events = await assistant.events()
+        let events = assistant.events()
         let decisions = await routes.observe()
         let clock = routes.clock
         let (json, seconds, now) = (self.json, self.seconds, self.now)
@@ -151,8 +153,6 @@ struct Listen: AsyncParsableCommand {
             }
             printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops")
         }
-        let timer = seconds.map { limit in Task { try await Task.sleep(for: limit); assistant.stop() } }
-        defer { timer?.cancel() }
         try await Interrupt().cancellable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -163,12 +163,12 @@ struct Listen: AsyncParsableCommand {
                 group.addTask {
                     for await output in decisions {
                         guard case .routeChanged(let change) = output else { continue }
-                        let time = Double(clock.now / .milliseconds(1)) / 1000
-                        try EventPrinter.print(AssistantEvent(.routeChanged, time: time, text: change.description), json: json)
+                        try EventPrinter.print(AssistantEvent(.routeChanged, time: clock.now, text: change.description), json: json)
                     }
                 }
                 assistant.trigger(skipWake: now)
-                await assistant.run()  // until stopped, or one round trip with --once
+                // Until stopped, one round trip with --once, or --seconds (cancelled: it lets go of the route).
+                try await forAtMost(seconds) { await assistant.run() }
                 await routes.finish()  // the glasses go back to the profile they were found on
                 try await group.waitForAll()
             }
@@ -199,9 +199,9 @@ extension Listen {
 enum EventPrinter {
     static func print(_ event: AssistantEvent, json: Bool) throws {
         if json { return try printJSON(event) }
-        var line = String(format: "%8.3f  %@", event.time, event.type.rawValue)
+        var line = String(format: "%8.3f  %@", event.time.inSeconds, event.type.rawValue)
         if let text = event.text { line += ": " + text }
-        if let duration = event.duration { line += String(format: " (%.2f s)", duration) }
+        if let duration = event.duration { line += String(format: " (%.2f s)", duration.inSeconds) }
         if let score = event.score { line += String(format: " (score %.2f)", score) }
         if let reduction = event.echoReduction { line += String(format: " (echo %.1f dB quieter)", reduction) }
         Swift.print(line)

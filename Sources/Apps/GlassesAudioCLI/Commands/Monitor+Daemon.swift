@@ -10,25 +10,20 @@ extension Monitor {
         let (json, count, seconds) = (self.json, self.count, self.seconds)
         let events = client.events()
         try await Interrupt.cancellable {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var seen = 0
-                    for try await event in events {
-                        if json {
-                            print(event.data)
-                        } else {
-                            print(Self.line(event))
-                        }
-                        flushStandardOutput()
-                        seen += 1
-                        if let count, seen >= count { return }
+            try await forAtMost(seconds) {
+                var seen = 0
+                for try await event in events {
+                    if json {
+                        print(event.data)
+                    } else {
+                        print(Self.line(event))
                     }
-                    if Task.isCancelled { return }
-                    throw CLIError("glasses-audiod closed the event stream (it stopped)")
+                    flushStandardOutput()
+                    seen += 1
+                    if let count, seen >= count { return }
                 }
-                if let seconds { group.addTask { try await Task.sleep(for: seconds) } }
-                try await group.next()
-                group.cancelAll()
+                if Task.isCancelled { return }
+                throw CLIError("glasses-audiod closed the event stream (it stopped)")
             }
         }
     }

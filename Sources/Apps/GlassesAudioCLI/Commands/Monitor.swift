@@ -42,7 +42,7 @@ struct Monitor: AsyncParsableCommand {
         let start = ContinuousClock.now
         let (json, count, seconds) = (self.json, self.count, self.seconds)
         try await Interrupt.cancellable {
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            try await forAtMost(seconds) { try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     var seen = 0
                     for await event in events {
@@ -77,12 +77,9 @@ struct Monitor: AsyncParsableCommand {
                         }
                     }
                 }
-                if let seconds {
-                    group.addTask { try await Task.sleep(for: seconds) }
-                }
                 try await group.next()
                 group.cancelAll()
-            }
+            } }
         }
         await service.shutdown()
         try await session.closeAndReport()

@@ -83,13 +83,10 @@ struct Say: AsyncParsableCommand {
         do {
             let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
             service = routes
-            let playback = try await RoutedStreams.playback(
-                on: routes, sink: nil, format: PCMFormat(sampleRate: 16000, channels: 1), wait: timeout)
-            let played = try await SpeechPlayer.play(
-                engine.speak(text, settings: settings), to: playback.stream, firstChunk: { firstChunk.mark() })
+            let said = try await RoutedSpeech.say(text, settings: settings, on: routes, wait: timeout, firstChunk: { firstChunk.mark() })
             await routes.finish()
             try await session.closeAndReport()
-            try report(Result(text: text, seconds: played.seconds, destination: playback.sink, firstChunkMilliseconds: firstChunk.milliseconds))
+            try report(Result(text: text, seconds: said.seconds, destination: said.sink, firstChunkMilliseconds: firstChunk.milliseconds))
         } catch {
             await service?.finish()
             try? await session.closeAndReport()

@@ -11,7 +11,8 @@ struct DaemonClient: Sendable {
 
     /// One JSON request; returns the body of a 2xx answer.
     func send(_ method: String, _ path: String, body: [String: any Sendable]? = nil) async throws -> Data {
-        var request = URLRequest(url: URL(string: baseURL + path)!)
+        guard let url = URL(string: baseURL + path) else { throw CLIError("'\(baseURL + path)' is not a URL") }
+        var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = 30
         request.setValue(key, forHTTPHeaderField: "X-API-Key")
@@ -60,7 +61,10 @@ struct DaemonClient: Sendable {
 
     /// The daemon's events from now on (or after `lastEventID`), until it closes the stream.
     func events(after lastEventID: Int64? = nil) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-        var request = URLRequest(url: URL(string: baseURL + "/api/events")!)
+        guard let url = URL(string: baseURL + "/api/events") else {
+            return AsyncThrowingStream { $0.finish(throwing: CLIError("'\(baseURL)/api/events' is not a URL")) }
+        }
+        var request = URLRequest(url: url)
         request.setValue(key, forHTTPHeaderField: "X-API-Key")
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         request.timeoutInterval = 365 * 24 * 3600

@@ -13,9 +13,13 @@ struct DaemonConnection: ParsableArguments {
     var dataDir: String?
 
     func validate() throws {
-        if let url, URL(string: url)?.host == nil || !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+        if let url, !Self.isHTTPAddress(url) {
             throw ValidationError("--url '\(url)' is not an http:// address, e.g. http://127.0.0.1:8742")
         }
+    }
+
+    static func isHTTPAddress(_ text: String) -> Bool {
+        URL(string: text)?.host != nil && (text.hasPrefix("http://") || text.hasPrefix("https://"))
     }
 
     var environment: [String: String] { ProcessInfo.processInfo.environment }
@@ -45,5 +49,13 @@ struct DaemonConnection: ParsableArguments {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func client() throws -> DaemonClient { DaemonClient(baseURL: baseURL, key: try apiKey()) }
+    /// A client for the daemon at ``baseURL``; an address from `$GLASSES_AUDIOD_URL` that is
+    /// no http:// address is an error that says so.
+    func client() throws -> DaemonClient {
+        let base = baseURL
+        guard Self.isHTTPAddress(base) else {
+            throw CLIError("$GLASSES_AUDIOD_URL '\(base)' is not an http:// address, e.g. http://127.0.0.1:8742: correct it, or give --url")
+        }
+        return DaemonClient(baseURL: base, key: try apiKey())
+    }
 }

@@ -66,11 +66,3 @@ func describe(_ range: ClosedRange<Double>) -> String {
 func compact(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
 }
-
-extension Duration {
-    /// The duration in seconds, for arithmetic with sample rates and for printing.
-    var inSeconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioCore
 import Foundation
 import Simulator
 

@@ -1,3 +1,4 @@
+import Assistant
 import AssistantService
 import Hummingbird
 
@@ -6,16 +7,17 @@ struct ControlRoutes {
     let context: DaemonContext
 
     func add(to router: Router<DaemonRequestContext>) {
+        // Each answers once the assistant has done it: `/api/status` says so at once.
         router.post("/api/control/sleep") { _, _ in
-            context.assistant.sleep()
+            await context.assistant.sleep()
             return JSONResponse.make(["success": JSONValue.bool(true), "message": "Going to sleep"])
         }
         router.post("/api/control/wake") { _, _ in
-            context.assistant.wake()
+            await context.assistant.wake()
             return JSONResponse.make(["success": JSONValue.bool(true), "message": "Waking up"])
         }
         router.post("/api/listen") { _, _ in
-            guard !context.assistantState.asleep else {
+            guard await context.assistant.phase != .asleep else {
                 throw APIError(.conflict, "the assistant is asleep: POST /api/control/wake first")
             }
             context.assistant.trigger(skipWake: true)

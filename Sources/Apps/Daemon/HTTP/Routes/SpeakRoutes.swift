@@ -38,29 +38,14 @@ struct SpeakRoutes {
 
     private func speak(_ text: String) async throws -> Spoken {
         let voice = context.assistantState.settings.voice
-        let settings = SpeechSettings(rate: voice.rate, volume: voice.volume)
-        let playback: RoutedPlayback
+        let settings = SpeechSettings(engine: voice.engine, rate: voice.rate, volume: voice.volume)
         do {
-            playback = try await RoutedStreams.playback(
-                on: context.routes, sink: nil, format: PCMFormat(sampleRate: 16000, channels: 1), wait: .seconds(10))
-        } catch let error as StreamSessionError {
+            let said = try await RoutedSpeech.say(text, settings: settings, on: context.routes, wait: .seconds(10))
+            return Spoken(success: true, seconds: said.seconds, sink: said.sink)
+        } catch .noRoute(let error) {
             throw APIError(.conflict, "the speaker route is not available: \(error)")
-        }
-        do {
-            let report = try await SpeechPlayer.play(EspeakSpeech().speak(text, settings: settings), to: playback.stream)
-            await release(playback)
-            return Spoken(success: true, seconds: report.seconds, sink: playback.sink)
         } catch {
-            await release(playback)
             throw APIError(.conflict, "the speech could not be played: \(error)")
-        }
-    }
-
-    private func release(_ playback: RoutedPlayback) async {
-        if let session = playback.session {
-            await context.routes.stopSession(session)
-        } else {
-            await playback.stream.close()
         }
     }
 }

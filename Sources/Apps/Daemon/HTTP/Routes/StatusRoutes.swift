@@ -1,3 +1,5 @@
+import Assistant
+import AssistantService
 import AudioBackend
 import BackendSelection
 import Foundation
@@ -25,11 +27,12 @@ struct StatusRoutes {
     func add(to router: Router<DaemonRequestContext>) {
         router.get("/api/status") { _, _ in
             let settings = context.assistantState.settings
+            let asleep = await context.assistant.phase == .asleep
             let devices = await context.routes.devices
             let connected = devices.filter { $0.linkState == .connected }
             return JSONResponse.make(
                 Status(
-                    mode: context.assistantState.asleep ? "sleep" : "active", personality: settings.personality, name: settings.name,
+                    mode: asleep ? "sleep" : "active", personality: settings.personality, name: settings.name,
                     battery: connected.first?.battery, connected: !connected.isEmpty, timestamp: Date(),
                     backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt)))
         }
