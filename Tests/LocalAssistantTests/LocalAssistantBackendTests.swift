@@ -99,7 +99,7 @@ struct LocalAssistantBackendTests {
             let decision = try b.decide(try narrowband(phrase, offset: 0, tail: 1600))
             #expect(decision.candidate != nil, "the forced choice named no command: \(decision)")
             if let command = decision.command {
-                answered.append("\(phrase) -> \(command)")
+                answered.append("\(phrase) -> \(command) (open decode: \(decision.openDecode ?? "-"))")
                 #expect(!LocalAssistantBackend.effectful.contains(command), "\(phrase) -> \(command)")
             }
             let reply = try await b.respond(to: try narrowband(phrase, offset: 0, tail: 1600))
