@@ -30,18 +30,19 @@ install:
 	swift build -c $(CONFIGURATION) --product glasses-emulator
 	swift build -c $(CONFIGURATION) --product BlueALSAHCIShim
 	swift build -c $(CONFIGURATION) --product glasses-audiod
+	swift build -c $(CONFIGURATION) --product glasses-wake-trainer
 	$(MAKE) install-built
 
 # Installs executables that are already built (from BINDIR) with the data they look for.
 install-built:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/profiles $(DATADIR)/samples $(DATADIR)/models
-	install -m 755 $(BINDIR)/glasses-audio $(BINDIR)/glasses-emulator $(BINDIR)/glasses-audiod $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BINDIR)/glasses-audio $(BINDIR)/glasses-emulator $(BINDIR)/glasses-audiod $(BINDIR)/glasses-wake-trainer $(DESTDIR)$(PREFIX)/bin/
 	if [ -f $(BINDIR)/libBlueALSAHCIShim.so ]; then install -d $(DESTDIR)$(PREFIX)/lib/glasses-audio && install -m 644 $(BINDIR)/libBlueALSAHCIShim.so $(DESTDIR)$(PREFIX)/lib/glasses-audio/; fi
 	install -m 644 profiles/*.yaml $(DATADIR)/profiles/
 	install -m 644 samples/*.wav $(DATADIR)/samples/
 	cp -R models/heads $(DATADIR)/models/ && chmod -R a+rX $(DATADIR)/models
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/glasses-audio $(DESTDIR)$(PREFIX)/bin/glasses-emulator $(DESTDIR)$(PREFIX)/bin/glasses-audiod
+	rm -f $(DESTDIR)$(PREFIX)/bin/glasses-audio $(DESTDIR)$(PREFIX)/bin/glasses-emulator $(DESTDIR)$(PREFIX)/bin/glasses-audiod $(DESTDIR)$(PREFIX)/bin/glasses-wake-trainer
 	rm -rf $(DESTDIR)$(PREFIX)/lib/glasses-audio
 	rm -rf $(DATADIR)

@@ -16,14 +16,16 @@ func shim(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
 /// its protocols, the apps, the tools. This table is the one place that says where a module sits.
 let layers: [String: [String]] = [
     "C": [
-        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFlite", "CMalloc", "COpus", "CPocketSphinx", "CPulse", "CSBC",
+        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFlite", "CMalloc", "CPrctl", "COpus", "CPocketSphinx", "CPulse", "CSBC",
         "CSoxr", "CSpeexDSP", "CWebRTCAudioProcessing", "BlueALSAHCIShim",
     ],
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
-    "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "VoiceTraining"],
+    "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
     "Assistant": ["Assistant", "LocalAssistant", "AssistantService", "Wyoming", "WyomingServer", "AssistantSocket"],
-    "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator"],
+    "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
+        "glasses-wake-trainer",
+    ],
     "Tools": ["voice-eval"],
 ]
 
@@ -34,6 +36,7 @@ let package = Package(
         .executable(name: "glasses-audio", targets: ["glasses-audio"]),
         .executable(name: "glasses-emulator", targets: ["glasses-emulator"]),
         .executable(name: "glasses-audiod", targets: ["glasses-audiod"]),
+        .executable(name: "glasses-wake-trainer", targets: ["glasses-wake-trainer"]),
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "DeviceProfiles", targets: ["DeviceProfiles"]),  // for fuzz/
@@ -70,6 +73,7 @@ let package = Package(
         shim("CSpeexDSP", pkgConfig: "speexdsp", apt: ["libspeexdsp-dev"]),
         shim("CBLAS", pkgConfig: "openblas", apt: ["libopenblas-dev"]),
         shim("CMalloc", pkgConfig: nil, apt: ["libc6-dev"]),
+        shim("CPrctl", pkgConfig: nil, apt: ["libc6-dev"]),
         shim("CFlite", pkgConfig: nil, apt: ["flite1-dev"]),
         // C++ underneath: a C header and a .cpp of a few lines (Debian's webrtc-audio-processing 0.3;
         // its .pc's -D flags are repeated here, as a system library target cannot compile C++).
@@ -93,8 +97,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .target(name: "VoiceTraining", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
-        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "Assistant", "LocalAssistant"], swiftSettings: strict),
+        // What the service runs to pick and build a wake engine (engine choice, head lookup, dtw
+        // templates); the offline trainer below is linked only by the trainer and the tools.
+        .target(name: "WakeRuntime", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
+        // Wake engines measured on labelled corpora (`glasses-audio eval`, `voice-eval`); no training.
+        .target(name: "WakeEvaluation", dependencies: ["WakeRuntime", "Voice", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
+        .target(name: "VoiceTraining", dependencies: ["WakeRuntime", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
+        .executableTarget(
+            name: "glasses-wake-trainer",
+            dependencies: ["VoiceTraining", "WakeRuntime", "OpenWakeWord", "Voice", "AudioCore", "CPrctl", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "WakeRuntime", "WakeEvaluation", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "Assistant", "LocalAssistant"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
             dependencies: ["Routing", "AudioCore", .product(name: "Yams", package: "Yams")],
@@ -137,7 +150,7 @@ let package = Package(
         .target(
             name: "GlassesAudioCLI",
             dependencies: [
-                "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "VoiceTraining", "RouteService",
+                "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "WakeRuntime", "WakeEvaluation", "RouteService",
                 "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "LocalAssistant", "OpenWakeWord",
                 "BluezBackend", "BluezModel", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -178,7 +191,7 @@ let package = Package(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
             swiftSettings: strict),
-        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "VoiceTraining", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "VoiceTests", dependencies: ["Voice", "Speech", "VoiceTraining", "WakeRuntime", "AudioCore", "TestKit"], swiftSettings: strict),
         .testTarget(
             name: "RouteServiceTests",
             dependencies: [
@@ -202,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "GlassesEmulatorTests",
             dependencies: [
-                "GlassesEmulator", "BluezBackend", "BluezModel", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "GlassesEmulator", "BluezBackend", "BluezModel", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "WakeRuntime", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -213,7 +226,7 @@ let package = Package(
         .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
         .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
         .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord"], swiftSettings: strict),
-        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "WakeRuntime", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
 
         // BlueZ first-hand (issue 10): the org.bluez names both sides share, the pure object
         // model, and the D-Bus client that feeds it.
@@ -250,7 +263,7 @@ let package = Package(
         .executableTarget(
             name: "RoundTripBench",
             dependencies: [
-                "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "GlassesEmulator", "PulseBackend",
+                "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "WakeRuntime", "GlassesEmulator", "PulseBackend",
                 "RouteService", "Routing", "AudioBackend", "AudioCore", "DeviceProfiles", .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/RoundTripBench", swiftSettings: strict),
@@ -282,7 +295,7 @@ let package = Package(
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
-                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "AudioCore",
+                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "WakeRuntime", "AudioCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -290,7 +303,7 @@ let package = Package(
             path: "bench/WyomingBench", swiftSettings: strict),
         .testTarget(
             name: "WyomingServerTests",
-            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "VoiceTraining", "AudioCore", "TestKit",
+            dependencies: ["WyomingServer", "Wyoming", "Assistant", "Voice", "VoiceTraining", "WakeRuntime", "AudioCore", "TestKit",
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(
@@ -308,13 +321,14 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "Assistant", "LocalAssistant", "Speech", "Voice",
-                "VoiceTraining", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
+                "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
                 "Wyoming", "WyomingServer", "AssistantSocket",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),

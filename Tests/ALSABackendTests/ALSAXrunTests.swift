@@ -28,7 +28,10 @@ struct ALSAXrunTests {
         // The writer stalls until libasound says the buffer ran dry (set-up, not a timing assertion).
         #expect(Poll.until({ pcm.available() < 0 }), "the PCM never underran: avail \(pcm.available())")
         try pcm.write(tone)
-        #expect(seen.all == [.xrunRecovered(pcm: "room", direction: .playback, error: "Broken pipe")])
+        // The stall's underrun is reported and recovered; on a loaded machine the second write
+        // (0.1 s through a 40 ms buffer) may run dry again, and each such one is reported too.
+        #expect(!seen.all.isEmpty)
+        #expect(seen.all.allSatisfy { $0 == .xrunRecovered(pcm: "room", direction: .playback, error: "Broken pipe") }, "\(seen.all)")
         #expect(seen.all.first?.description == "underrun on room (Broken pipe), recovered")
     }
 }

@@ -27,6 +27,38 @@ extension CLISuites {
             #expect(long - short < 8 * 1024, "peak RSS \(short) KiB for 1 s, \(long) KiB for 60 s")
         }
 
+        @Test("wake and endpoint read files in chunks too: a minute of 48 kHz stereo costs what a second does", arguments: ["wake", "endpoint"])
+        func wakeAndEndpointMemory(command: String) throws {
+            func peak(seconds: Int) throws -> Int {
+                let path = directory.path("\(command)-noise-\(seconds).wav")
+                try Run.checked("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "pinknoise", "vol", "0.05"])
+                let child = try Child(binary, [command, "--keyword", "hey glasses", path])
+                let result = child.finish(hangGuard: .seconds(600))
+                #expect(result.status == 0, "\(result.stderr)")
+                return child.peakMemoryKiB
+            }
+            let short = try peak(seconds: 1)
+            let long = try peak(seconds: 60)
+            // Decoded whole, the minute alone is 22 MiB of floats, and its 16 kHz copy 4 MiB more.
+            #expect(long - short < 8 * 1024, "peak RSS \(short) KiB for 1 s, \(long) KiB for 60 s")
+        }
+
+        @Test("prepare-wake trains in glasses-wake-trainer, which goes when prepare-wake is stopped")
+        func trainerGoesWithItsCaller() throws {
+            let phrase = "okay frames from the tests"
+            let child = try Child(binary, ["prepare-wake", "--keyword", phrase], environment: ["XDG_CACHE_HOME": directory.path("cache")])
+            let started = child.waitForError("member 1/4")
+            child.signal(SIGTERM)
+            _ = child.finish()
+            #expect(started, "the trainer printed no progress")
+            var remaining = try Run.command("pgrep", ["-f", "glasses-wake-trainer --keyword \(phrase)"])
+            for _ in 0..<50 where remaining.status == 0 {
+                usleep(100_000)
+                remaining = try Run.command("pgrep", ["-f", "glasses-wake-trainer --keyword \(phrase)"])
+            }
+            #expect(remaining.status == 1, "a trainer outlived prepare-wake: \(remaining.stdout)")
+        }
+
         @Test("a wake phrase longer than 40 characters is a usage error saying the limit")
         func longPhrase() throws {
             let phrase = String(repeating: "hey glasses ", count: 17)

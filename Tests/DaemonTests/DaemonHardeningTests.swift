@@ -168,6 +168,53 @@ extension DaemonSuites {
             _ = try await first.stop()
         }
 
+        /// The whole daemon with its data directory on a real tmpfs that is full: the command's
+        /// audio and its history entry cannot be kept, which is logged; the reply still plays,
+        /// the API still answers, and the daemon stops cleanly (it crashed in libopusenc's
+        /// `fclose` on a full disk, 3 of 3).
+        @Test("on a full disk the daemon logs what it could not keep and goes on serving",
+              .enabled(if: SmallTmpfs.canMount, "mounting a tmpfs needs root"))
+        func fullDisk() async throws {
+            let disk = try SmallTmpfs(megabytes: 4)
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: disk.path("data"), listen: false,
+                arguments: ["--assistant-backend", "local", "--mic", root + "/samples/hey-glasses-what-time.wav", "--mic-mode", "once"])
+            try disk.fill()
+            let listen = try await daemon.request("POST", "/api/listen")
+            #expect(listen.status == 202, "\(listen.body)")
+            let notKept = try await offCooperativePool { daemon.child.waitForError("the command's audio could not be kept") }
+            let released = try await offCooperativePool { daemon.child.waitForError("routeReleased") }
+            let status = try await daemon.request("GET", "/api/status")
+            let stopped = try await daemon.stop()
+            #expect(notKept, "\(stopped.stderr)")
+            #expect(released, "the reply did not play to its end: \(stopped.stderr)")
+            #expect(status.status == 200, "\(status.body)")
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+        }
+
+        /// hummingbird-websocket answers every refused upgrade with a bare 400: the daemon
+        /// accepts it and closes at once with the reason, which a WebSocket client shows.
+        @Test("a refused WebSocket upgrade says why in its close frame", arguments: [
+            ("/api/assistant", false, 1008, "401 the X-API-Key header is missing"),
+            ("/api/assistant?format=mp3", true, 1003, "400 format 'mp3' is not accepted; use one of"),
+            ("/api/status", true, 1003, "404 /api/status is no WebSocket (the WebSocket is /api/assistant)"),
+            ("/api/nowhere", true, 1003, "404 /api/nowhere is no WebSocket"),
+        ])
+        func refusedUpgradeSaysWhy(path: String, withKey: Bool, code: Int, reason: String) async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"))
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+            let output = try await offCooperativePool {
+                try Run.command(root + "/scripts/wyoming-peer", ["ws_refusal.py", "ws://127.0.0.1:\(daemon.port)\(path)"] + (withKey ? [daemon.key] : []))
+            }
+            _ = try await daemon.stop()
+            try #require(output.status == 0, "\(output.stderr)")
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+            #expect(answer["code"] as? Int == code, "\(answer)")
+            #expect((answer["reason"] as? String)?.hasPrefix(reason) == true, "\(answer)")
+        }
+
         @Test("GET /api/assistant without a WebSocket upgrade: 426 with a sentence saying what the route is")
         func webSocketRouteWithoutUpgrade() async throws {
             let directory = TemporaryDirectory()

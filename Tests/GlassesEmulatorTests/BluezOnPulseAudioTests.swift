@@ -35,23 +35,24 @@ struct BluezOnPulseAudioTests {
         let service = RouteService(backend: backend, configuration: Self.foldConfiguration, logger: Self.quiet)
         try await rig.waitForCard()
         try await service.start()
-        defer { Task { await service.shutdown(); await backend.shutdown() } }
-        for fold in 1...5 {
-            let outputs = await service.observe()
-            let session = try await service.startSession(SessionRequest(usage: .capture))
-            try rig.emulator.disconnect()
-            let id = session.id
-            let ended = try await firstMatch(outputs, guardSeconds: 60) { output -> StreamSessionError? in
-                if case .sessionFailed(id, let error) = output { error } else { nil }
-            }
-            #expect(ended == .deviceNotConnected(Self.id), "fold \(fold) ended the session with \(ended)")
-            try await rig.waitForCard(present: false)
-            let events = await backend.events()
-            try rig.emulator.connect()
-            try await rig.waitForCard()
-            // The card's profile is the engine's to see before the next session asks for one.
-            _ = try await firstMatch(events) { event in
-                if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
+        try await withTeardown({ await service.shutdown(); await backend.shutdown() }) {
+            for fold in 1...5 {
+                let outputs = await service.observe()
+                let session = try await service.startSession(SessionRequest(usage: .capture))
+                try rig.emulator.disconnect()
+                let id = session.id
+                let ended = try await firstMatch(outputs, guardSeconds: 60) { output -> StreamSessionError? in
+                    if case .sessionFailed(id, let error) = output { error } else { nil }
+                }
+                #expect(ended == .deviceNotConnected(Self.id), "fold \(fold) ended the session with \(ended)")
+                try await rig.waitForCard(present: false)
+                let events = await backend.events()
+                try rig.emulator.connect()
+                try await rig.waitForCard()
+                // The card's profile is the engine's to see before the next session asks for one.
+                _ = try await firstMatch(events) { event in
+                    if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
+                }
             }
         }
     }
@@ -62,12 +63,13 @@ struct BluezOnPulseAudioTests {
         defer { rig.close() }
         try await rig.waitForCard()
         let backend = try await Self.backend(rig)
-        defer { Task { await backend.shutdown() } }
-        #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 80)
-        let events = await backend.events()
-        try rig.emulator.setBattery(35)
-        _ = try await firstMatch(events) { $0 == .batteryChanged(Self.id, 35) ? true : nil }
-        #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 35)
+        try await withTeardown({ await backend.shutdown() }) {
+            #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 80)
+            let events = await backend.events()
+            try rig.emulator.setBattery(35)
+            _ = try await firstMatch(events) { $0 == .batteryChanged(Self.id, 35) ? true : nil }
+            #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 35)
+        }
     }
 
     @Test("folded glasses stay listed, disconnected; Device1.Connect brings the link and the card back, Disconnect takes them")
@@ -75,22 +77,23 @@ struct BluezOnPulseAudioTests {
         let rig = try await BluetoothRig(connected: false)
         defer { rig.close() }
         let backend = try await Self.backend(rig)
-        defer { Task { await backend.shutdown() } }
-        let listed = try #require(try await backend.devices().first { $0.identifier == Self.id })
-        #expect(listed.linkState == .disconnected && listed.activeProfile == .off)
-        #expect(listed.availableProfiles == [.voice, .media, .off])
-        let events = await backend.events()
-        try await backend.bluez.connect(Self.id)
-        try await rig.waitForCard()
-        _ = try await firstMatch(events) { event in
-            if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
+        try await withTeardown({ await backend.shutdown() }) {
+            let listed = try #require(try await backend.devices().first { $0.identifier == Self.id })
+            #expect(listed.linkState == .disconnected && listed.activeProfile == .off)
+            #expect(listed.availableProfiles == [.voice, .media, .off])
+            let events = await backend.events()
+            try await backend.bluez.connect(Self.id)
+            try await rig.waitForCard()
+            _ = try await firstMatch(events) { event in
+                if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
+            }
+            let connected = try #require(try await backend.devices().first { $0.identifier == Self.id })
+            #expect(connected.linkState == .connected)
+            try await backend.bluez.disconnect(Self.id)
+            _ = try await firstMatch(events) { $0 == .linkChanged(Self.id, .disconnected) ? true : nil }
+            try await rig.waitForCard(present: false)
+            #expect(try await backend.devices().first { $0.identifier == Self.id }?.linkState == .disconnected)
         }
-        let connected = try #require(try await backend.devices().first { $0.identifier == Self.id })
-        #expect(connected.linkState == .connected)
-        try await backend.bluez.disconnect(Self.id)
-        _ = try await firstMatch(events) { $0 == .linkChanged(Self.id, .disconnected) ? true : nil }
-        try await rig.waitForCard(present: false)
-        #expect(try await backend.devices().first { $0.identifier == Self.id }?.linkState == .disconnected)
     }
 
     @Test("BlueZ and oFono restarted on the bus: reported, and the glasses come back with their link and card")
@@ -99,20 +102,21 @@ struct BluezOnPulseAudioTests {
         defer { rig.close() }
         try await rig.waitForCard()
         let backend = try await Self.backend(rig)
-        defer { Task { await backend.shutdown() } }
-        let events = await backend.events()
-        rig.emulator.close()
-        _ = try await firstMatch(events) { $0 == .bluetoothLost ? true : nil }
-        try await rig.waitForCard(present: false)
-        let second = try await GlassesEmulator.start(busAddress: rig.bus.address, glasses: BluetoothRig.glasses, logger: Self.quiet)
-        defer { second.close() }
-        try second.connect()
-        _ = try await firstMatch(events) { $0 == .bluetoothBack ? true : nil }
-        try await rig.waitForCard()
-        _ = try await firstMatch(events) { event in
-            if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
+        try await withTeardown({ await backend.shutdown() }) {
+            let events = await backend.events()
+            rig.emulator.close()
+            _ = try await firstMatch(events) { $0 == .bluetoothLost ? true : nil }
+            try await rig.waitForCard(present: false)
+            let second = try await GlassesEmulator.start(busAddress: rig.bus.address, glasses: BluetoothRig.glasses, logger: Self.quiet)
+            defer { second.close() }
+            try second.connect()
+            _ = try await firstMatch(events) { $0 == .bluetoothBack ? true : nil }
+            try await rig.waitForCard()
+            _ = try await firstMatch(events) { event in
+                if case .profileChanged(Self.id, let profile) = event, profile != .off { true } else { nil }
+            }
+            #expect(try await backend.devices().first { $0.identifier == Self.id }?.linkState == .connected)
         }
-        #expect(try await backend.devices().first { $0.identifier == Self.id }?.linkState == .connected)
     }
 }
 

@@ -71,12 +71,13 @@ struct EmulatorOnPipeWireTests {
         let cards = try rig.pipewire.pactlChecked(["list", "cards"])
         for profile in ["a2dp-sink:", "a2dp-sink-sbc:", "headset-head-unit:"] { #expect(cards.contains(profile), "\(profile) missing: \(cards)") }
         let backend = try await PulseAudioBackend.connect(server: rig.pipewire.server)
-        defer { Task { await backend.shutdown() } }
-        let device = try #require(try await backend.devices().first)
-        #expect(device.identifier == PipeWireBluetoothRig.id)
-        #expect(Set(device.availableProfiles) == Set<AudioProfile>([.voice, .media, .off]))
-        #expect(device.activeProfile == .media)
-        #expect(try await backend.endpoints().contains { $0.direction == .sink && $0.name.hasPrefix("bluez_output.C0_FF_EE_00_00_02") })
+        try await withTeardown({ await backend.shutdown() }) {
+            let device = try #require(try await backend.devices().first)
+            #expect(device.identifier == PipeWireBluetoothRig.id)
+            #expect(Set(device.availableProfiles) == Set<AudioProfile>([.voice, .media, .off]))
+            #expect(device.activeProfile == .media)
+            #expect(try await backend.endpoints().contains { $0.direction == .sink && $0.name.hasPrefix("bluez_output.C0_FF_EE_00_00_02") })
+        }
     }
 
     @Test("a voice session switches the PipeWire card to HFP, is ready when the source delivers, and captures the glasses' mic")
@@ -89,29 +90,30 @@ struct EmulatorOnPipeWireTests {
             try await PulseAudioBackend.connect(server: rig.pipewire.server), bluez: try await BluezClient.connect(busAddress: rig.bus.address))
         let service = RouteService(backend: backend, configuration: RoutingConfiguration(readyTimeout: .seconds(60)), logger: Self.quiet)
         try await service.start()
-        defer { Task { await service.shutdown(); await backend.shutdown() } }
-        let session = try await service.startSession(SessionRequest(usage: .capture, format: SessionFormat(sampleRate: 8000, channels: 1)))
-        #expect(session.route.profile == .voice)
-        #expect(session.route.source?.name.hasPrefix("bluez_input.C0_FF_EE_00_00_02") == true)
-        var received: [Float] = []
-        for try await frame in try #require(session.frames) {
-            received += ChannelMixer.mixdownToMono(frame.buffer).samples
-            if received.count >= 16000 { break }
+        try await withTeardown({ await service.shutdown(); await backend.shutdown() }) {
+            let session = try await service.startSession(SessionRequest(usage: .capture, format: SessionFormat(sampleRate: 8000, channels: 1)))
+            #expect(session.route.profile == .voice)
+            #expect(session.route.source?.name.hasPrefix("bluez_input.C0_FF_EE_00_00_02") == true)
+            var received: [Float] = []
+            for try await frame in try #require(session.frames) {
+                received += ChannelMixer.mixdownToMono(frame.buffer).samples
+                if received.count >= 16000 { break }
+            }
+            await service.stopSession(session.id)
+            #expect(rig.emulator.statistics.voiceAcquisitions >= 1)
+            // The mic's tone arrives. PipeWire runs its graph at its own rate and clock, so the
+            // 8 kHz voice link is resampled (adaptively) on the way: not bit-exact as on
+            // PulseAudio, so the test looks at the tone's pitch and level.
+            let captured = Array(received.drop { abs($0) < 1e-3 }.dropFirst(800).prefix(8000))
+            try #require(captured.count == 8000, "the capture is (nearly) silent")
+            // The strongest tone between 200 and 800 Hz (dropouts under load add clicks, not a
+            // different pitch), and a level that is clearly the tone, not silence or noise.
+            let candidates = stride(from: 200.0, through: 800.0, by: 5.0)
+            let strongest = candidates.max { Self.power(captured, at: $0) < Self.power(captured, at: $1) } ?? 0
+            let rms = (captured.map { Double($0) * Double($0) }.reduce(0, +) / Double(captured.count)).squareRoot()
+            #expect(abs(strongest - 440) <= 5, "the capture's strongest tone is at \(strongest) Hz")
+            #expect(rms > 0.2 && rms < 0.5, "the capture's level is \(rms)")
         }
-        await service.stopSession(session.id)
-        #expect(rig.emulator.statistics.voiceAcquisitions >= 1)
-        // The mic's tone arrives. PipeWire runs its graph at its own rate and clock, so the
-        // 8 kHz voice link is resampled (adaptively) on the way: not bit-exact as on
-        // PulseAudio, so the test looks at the tone's pitch and level.
-        let captured = Array(received.drop { abs($0) < 1e-3 }.dropFirst(800).prefix(8000))
-        try #require(captured.count == 8000, "the capture is (nearly) silent")
-        // The strongest tone between 200 and 800 Hz (dropouts under load add clicks, not a
-        // different pitch), and a level that is clearly the tone, not silence or noise.
-        let candidates = stride(from: 200.0, through: 800.0, by: 5.0)
-        let strongest = candidates.max { Self.power(captured, at: $0) < Self.power(captured, at: $1) } ?? 0
-        let rms = (captured.map { Double($0) * Double($0) }.reduce(0, +) / Double(captured.count)).squareRoot()
-        #expect(abs(strongest - 440) <= 5, "the capture's strongest tone is at \(strongest) Hz")
-        #expect(rms > 0.2 && rms < 0.5, "the capture's level is \(rms)")
     }
 
     /// The power of one frequency in 8 kHz samples (Goertzel).
@@ -134,22 +136,23 @@ struct EmulatorOnPipeWireTests {
             try await PulseAudioBackend.connect(server: rig.pipewire.server), bluez: try await BluezClient.connect(busAddress: rig.bus.address))
         let service = RouteService(backend: backend, configuration: Self.foldConfiguration, logger: Self.quiet)
         try await service.start()
-        defer { Task { await service.shutdown(); await backend.shutdown() } }
-        for fold in 1...3 {
-            let outputs = await service.observe()
-            let session = try await service.startSession(SessionRequest(usage: .capture))
-            try rig.emulator.disconnect()
-            let id = session.id
-            let ended = try await firstMatch(outputs, guardSeconds: 60) { output -> StreamSessionError? in
-                if case .sessionFailed(id, let error) = output { error } else { nil }
-            }
-            #expect(ended == .deviceNotConnected(PipeWireBluetoothRig.id), "fold \(fold) ended the session with \(ended)")
-            try await rig.waitForCard(present: false)
-            let events = await backend.events()
-            try rig.emulator.connect()
-            try await rig.waitForCard()
-            _ = try await firstMatch(events, guardSeconds: 60) { event in
-                if case .profileChanged(PipeWireBluetoothRig.id, let profile) = event, profile != .off { true } else { nil }
+        try await withTeardown({ await service.shutdown(); await backend.shutdown() }) {
+            for fold in 1...3 {
+                let outputs = await service.observe()
+                let session = try await service.startSession(SessionRequest(usage: .capture))
+                try rig.emulator.disconnect()
+                let id = session.id
+                let ended = try await firstMatch(outputs, guardSeconds: 60) { output -> StreamSessionError? in
+                    if case .sessionFailed(id, let error) = output { error } else { nil }
+                }
+                #expect(ended == .deviceNotConnected(PipeWireBluetoothRig.id), "fold \(fold) ended the session with \(ended)")
+                try await rig.waitForCard(present: false)
+                let events = await backend.events()
+                try rig.emulator.connect()
+                try await rig.waitForCard()
+                _ = try await firstMatch(events, guardSeconds: 60) { event in
+                    if case .profileChanged(PipeWireBluetoothRig.id, let profile) = event, profile != .off { true } else { nil }
+                }
             }
         }
     }
@@ -178,25 +181,26 @@ struct EmulatorOnPipeWireTests {
         let configuration = RoutingConfiguration(readyTimeout: .seconds(60), restore: .init(grace: .seconds(1)))
         let service = RouteService(backend: backend, configuration: configuration, logger: Self.quiet)
         try await service.start()
-        defer { Task { await service.shutdown(); await backend.shutdown() } }
-        let outputs = await service.observe()
-        // Everything the engine says until it has put the glasses back on A2DP after the tenth session.
-        let watcher = Task {
-            try await collect(outputs, guardSeconds: 120) { seen in
-                let ready = seen.filter { if case .sessionReady = $0 { true } else { false } }.count
-                guard ready == 10, let last = seen.lastIndex(where: { if case .sessionReady = $0 { true } else { false } }) else { return false }
-                return Self.switches(Array(seen[last...])).contains { $0.new?.profile == .media }
+        try await withTeardown({ await service.shutdown(); await backend.shutdown() }) {
+            let outputs = await service.observe()
+            // Everything the engine says until it has put the glasses back on A2DP after the tenth session.
+            let watcher = Task {
+                try await collect(outputs, guardSeconds: 120) { seen in
+                    let ready = seen.filter { if case .sessionReady = $0 { true } else { false } }.count
+                    guard ready == 10, let last = seen.lastIndex(where: { if case .sessionReady = $0 { true } else { false } }) else { return false }
+                    return Self.switches(Array(seen[last...])).contains { $0.new?.profile == .media }
+                }
             }
+            for _ in 0..<10 {
+                let session = try await service.startSession(SessionRequest(usage: .capture))
+                for try await _ in try #require(session.frames) { break }  // one buffer, then done
+                await service.stopSession(session.id)
+            }
+            let seen = try await watcher.value
+            let switches = Self.switches(seen)
+            #expect(switches.filter { $0.reason == .override }.isEmpty, "someone else switched the card: \(switches)")
+            #expect(switches.map { $0.new?.profile } == [.voice, .media], "\(switches)")
         }
-        for _ in 0..<10 {
-            let session = try await service.startSession(SessionRequest(usage: .capture))
-            for try await _ in try #require(session.frames) { break }  // one buffer, then done
-            await service.stopSession(session.id)
-        }
-        let seen = try await watcher.value
-        let switches = Self.switches(seen)
-        #expect(switches.filter { $0.reason == .override }.isEmpty, "someone else switched the card: \(switches)")
-        #expect(switches.map { $0.new?.profile } == [.voice, .media], "\(switches)")
     }
 
     @Test("WirePlumber's own switch, for a stream of role Communication, reaches the engine as an override")
@@ -207,18 +211,19 @@ struct EmulatorOnPipeWireTests {
         let backend = try await PulseAudioBackend.connect(server: rig.pipewire.server)
         let service = RouteService(backend: backend, logger: Self.quiet)
         try await service.start()
-        defer { Task { await service.shutdown(); await backend.shutdown() } }
-        let outputs = await service.observe()
-        let recorder = try Run.background(
-            "parecord", ["--server", rig.pipewire.server, "--property=media.role=Communication", "--raw", "/dev/null"],
-            logPath: rig.pipewire.directory.path("parecord.log"))
-        defer {
-            kill(recorder, SIGTERM)
-            Run.wait(for: recorder)
+        try await withTeardown({ await service.shutdown(); await backend.shutdown() }) {
+            let outputs = await service.observe()
+            let recorder = try Run.background(
+                "parecord", ["--server", rig.pipewire.server, "--property=media.role=Communication", "--raw", "/dev/null"],
+                logPath: rig.pipewire.directory.path("parecord.log"))
+            defer {
+                kill(recorder, SIGTERM)
+                Run.wait(for: recorder)
+            }
+            let change = try await firstMatch(outputs, guardSeconds: 60) { output -> RouteChange? in
+                if case .routeChanged(let change) = output, change.reason == .override { change } else { nil }
+            }
+            #expect(change.new?.profile == .voice)
         }
-        let change = try await firstMatch(outputs, guardSeconds: 60) { output -> RouteChange? in
-            if case .routeChanged(let change) = output, change.reason == .override { change } else { nil }
-        }
-        #expect(change.new?.profile == .voice)
     }
 }

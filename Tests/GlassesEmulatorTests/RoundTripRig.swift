@@ -12,6 +12,7 @@ import Routing
 import Speech
 import Voice
 import VoiceTraining
+import WakeRuntime
 import TestKit
 
 /// What the round-trip tests share: the wake model, the spoken request, and an assistant

@@ -14,6 +14,7 @@ import Testing
 import TestKit
 import Voice
 import VoiceTraining
+import WakeRuntime
 
 /// The voice round trip, live: the glasses' mic says the wake phrase and a command; the reply
 /// is heard at their speaker. On the simulated glasses and on a real PulseAudio with the

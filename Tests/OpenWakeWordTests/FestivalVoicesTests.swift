@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VoiceTraining
+import WakeRuntime
 
 /// Festival's voices for heads trained from text: one batch speaks every take, the same each run.
 @Suite("Festival voices")

@@ -3,6 +3,7 @@ import Testing
 import OpenWakeWord
 import TFLiteGraph
 import VoiceTraining
+import WakeRuntime
 
 @Suite("Trained heads are .tflite files the runtimes load")
 struct HeadFileTests {

@@ -5,6 +5,7 @@ import Speech
 import Testing
 import TestKit
 @testable import VoiceTraining
+import WakeRuntime
 
 /// The data a head is trained on, without training: augmentation, stream labels, enrollment files.
 @Suite("Head training data")

@@ -6,6 +6,7 @@ import Speech
 import TFLiteGraph
 import TestKit
 @testable import VoiceTraining
+import WakeRuntime
 
 /// Heads trained from text (small settings: these run in a debug build).
 @Suite("Neural heads trained from text", .serialized)

@@ -4,6 +4,7 @@ import AudioCore
 import OpenWakeWord
 import Voice
 import VoiceTraining
+import WakeRuntime
 import TestKit
 
 @Suite("Neural wake word through the VoicePipeline (community hey_jarvis head)", .serialized)

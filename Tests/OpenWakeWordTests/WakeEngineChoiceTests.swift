@@ -3,6 +3,7 @@ import Testing
 import OpenWakeWord
 import TestKit
 import VoiceTraining
+import WakeRuntime
 
 /// The default engine for a phrase: neural once it has a head ready, dtw until then.
 @Suite("The default wake engine")
@@ -68,6 +69,14 @@ struct WakeEngineChoiceTests {
         var other = NeuralHeadTrainer()
         other.members = 1
         #expect(NeuralHeadStore(directory: emptyCache.url.path, trainer: other).readyHead(for: "hey glasses") == nil)
+    }
+
+    /// The runtime finds heads by the default recipe's key without linking the trainer; the two
+    /// must agree, or the shipped head would never be found (or a stale one used).
+    @Test func theRuntimeKnowsTheDefaultRecipe() {
+        #expect(
+            NeuralHeadStore.defaultRecipeKey == NeuralHeadTrainer().settingsKey,
+            "NeuralHeadStore.defaultRecipeKey must be NeuralHeadTrainer().settingsKey, \"\(NeuralHeadTrainer().settingsKey)\" (then retrain the shipped head: bench/retrain-shipped-head --update)")
     }
 
     @Test func aShippedHeadComesBeforeTheCache() throws {

@@ -26,20 +26,21 @@ struct PulseBackendIntegrationTests {
     func moduleEvents(_ kind: SoundServerKind) async throws {
         let daemon = try kind.start()
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
-        defer { Task { await backend.shutdown() } }
-        let events = await backend.events()
-        let module = try daemon.pactlChecked(["load-module", "module-null-sink", "sink_name=glasses_test", "rate=48000"])
-        let sink = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_test" { e } else { nil } }
-        #expect(sink.direction == .sink)
-        #expect(sink.sampleRate == 48000)
-        let virtual = try daemon.loadVirtualSource(name: "glasses_mic", master: "glasses_test.monitor")
-        let source = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_mic" { e } else { nil } }
-        #expect(source.direction == .source)
-        #expect(source.isMonitor == false)
-        try daemon.pactlChecked(["unload-module", virtual])
-        try await next(events) { if case .endpointGone("glasses_mic", .source) = $0 { () } else { nil } }
-        try daemon.pactlChecked(["unload-module", module])
-        try await next(events) { if case .endpointGone("glasses_test", .sink) = $0 { () } else { nil } }
+        try await withTeardown({ await backend.shutdown() }) {
+            let events = await backend.events()
+            let module = try daemon.pactlChecked(["load-module", "module-null-sink", "sink_name=glasses_test", "rate=48000"])
+            let sink = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_test" { e } else { nil } }
+            #expect(sink.direction == .sink)
+            #expect(sink.sampleRate == 48000)
+            let virtual = try daemon.loadVirtualSource(name: "glasses_mic", master: "glasses_test.monitor")
+            let source = try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "glasses_mic" { e } else { nil } }
+            #expect(source.direction == .source)
+            #expect(source.isMonitor == false)
+            try daemon.pactlChecked(["unload-module", virtual])
+            try await next(events) { if case .endpointGone("glasses_mic", .source) = $0 { () } else { nil } }
+            try daemon.pactlChecked(["unload-module", module])
+            try await next(events) { if case .endpointGone("glasses_test", .sink) = $0 { () } else { nil } }
+        }
     }
 
     @Test("a default-sink change made with pactl is seen", arguments: SoundServerKind.available)
@@ -48,13 +49,14 @@ struct PulseBackendIntegrationTests {
             "load-module module-null-sink sink_name=first", "load-module module-null-sink sink_name=second",
         ])
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
-        defer { Task { await backend.shutdown() } }
-        let events = await backend.events()
-        try daemon.pactlChecked(["set-default-sink", "second"])
-        try await next(events) { if case .defaultEndpointChanged("second", .sink) = $0 { () } else { nil } }
-        try await backend.perform(.setDefaultEndpoint(name: "first", direction: .sink))
-        try await next(events) { if case .defaultEndpointChanged("first", .sink) = $0 { () } else { nil } }
-        #expect(try daemon.pactlChecked(["get-default-sink"]) == "first")
+        try await withTeardown({ await backend.shutdown() }) {
+            let events = await backend.events()
+            try daemon.pactlChecked(["set-default-sink", "second"])
+            try await next(events) { if case .defaultEndpointChanged("second", .sink) = $0 { () } else { nil } }
+            try await backend.perform(.setDefaultEndpoint(name: "first", direction: .sink))
+            try await next(events) { if case .defaultEndpointChanged("first", .sink) = $0 { () } else { nil } }
+            #expect(try daemon.pactlChecked(["get-default-sink"]) == "first")
+        }
     }
 
     @Test("a known signal played into a null sink is captured from its monitor with no sample lost after the first buffer",
@@ -64,44 +66,45 @@ struct PulseBackendIntegrationTests {
             "load-module module-null-sink sink_name=speaker rate=48000 channels=1 format=float32le",
         ])
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
-        defer { Task { await backend.shutdown() } }
-        let format = PCMFormat(sampleRate: 48000, channels: 1)
-        let frames = try await backend.openCapture(source: "speaker.monitor", format: format)
-        var iterator = frames.makeAsyncIterator()
-        let first = try #require(try await iterator.next())  // ready: the stream delivers
-        #expect(first.start.frame == 0)
-        // A signal no two windows of which look alike: a chirp with a noise bed.
-        let noise = Signals.noise(rate: 48000, seconds: 1, amplitude: 0.1)
-        let signal = (0..<48000).map { index -> Float in
-            let t = Double(index) / 48000
-            return Float(0.4 * sin(2 * Double.pi * (200 * t + 2000 * t * t))) + noise.samples[index]
+        try await withTeardown({ await backend.shutdown() }) {
+            let format = PCMFormat(sampleRate: 48000, channels: 1)
+            let frames = try await backend.openCapture(source: "speaker.monitor", format: format)
+            var iterator = frames.makeAsyncIterator()
+            let first = try #require(try await iterator.next())  // ready: the stream delivers
+            #expect(first.start.frame == 0)
+            // A signal no two windows of which look alike: a chirp with a noise bed.
+            let noise = Signals.noise(rate: 48000, seconds: 1, amplitude: 0.1)
+            let signal = (0..<48000).map { index -> Float in
+                let t = Double(index) / 48000
+                return Float(0.4 * sin(2 * Double.pi * (200 * t + 2000 * t * t))) + noise.samples[index]
+            }
+            let playback = try await backend.openPlayback(sink: "speaker", format: format)
+            // PulseAudio rewinds a sink when a new stream joins it, and the monitor has already
+            // posted the frames it rewinds; 200 ms of silence first keeps that away from the signal.
+            try await playback.write(AudioBuffer(format: format, samples: [Float](repeating: 0, count: 9600) + signal))
+            try await playback.drain()
+            await playback.close()
+            // Read until the whole signal is in (the monitor posted it while we drained; however
+            // long that took on a busy machine, the capture holds it), 60 s of audio at most.
+            let onset = try #require(signal.firstIndex { abs($0) > 0.01 })
+            var captured = first.buffer.samples
+            var expectedStart = first.end
+            var capturedOnset: Int?
+            while captured.count < 48000 * 60 {
+                if let found = capturedOnset, captured.count >= found - onset + signal.count { break }
+                let frame = try #require(try await iterator.next())
+                #expect(frame.start == expectedStart, "sample clock gap")
+                expectedStart = frame.end
+                captured += frame.buffer.samples
+                if capturedOnset == nil { capturedOnset = captured.firstIndex { abs($0) > 0.01 } }
+            }
+            // From the signal's onset in the capture, compare every sample of it.
+            let offset = try #require(capturedOnset) - onset
+            try #require(offset >= 0 && offset + signal.count <= captured.count, "signal not fully captured")
+            let found = Array(captured[offset..<(offset + signal.count)])
+            let worst = zip(found, signal).map { abs($0 - $1) }.max() ?? 1
+            #expect(worst < 1e-4, "largest sample difference \(worst)")
         }
-        let playback = try await backend.openPlayback(sink: "speaker", format: format)
-        // PulseAudio rewinds a sink when a new stream joins it, and the monitor has already
-        // posted the frames it rewinds; 200 ms of silence first keeps that away from the signal.
-        try await playback.write(AudioBuffer(format: format, samples: [Float](repeating: 0, count: 9600) + signal))
-        try await playback.drain()
-        await playback.close()
-        // Read until the whole signal is in (the monitor posted it while we drained; however
-        // long that took on a busy machine, the capture holds it), 60 s of audio at most.
-        let onset = try #require(signal.firstIndex { abs($0) > 0.01 })
-        var captured = first.buffer.samples
-        var expectedStart = first.end
-        var capturedOnset: Int?
-        while captured.count < 48000 * 60 {
-            if let found = capturedOnset, captured.count >= found - onset + signal.count { break }
-            let frame = try #require(try await iterator.next())
-            #expect(frame.start == expectedStart, "sample clock gap")
-            expectedStart = frame.end
-            captured += frame.buffer.samples
-            if capturedOnset == nil { capturedOnset = captured.firstIndex { abs($0) > 0.01 } }
-        }
-        // From the signal's onset in the capture, compare every sample of it.
-        let offset = try #require(capturedOnset) - onset
-        try #require(offset >= 0 && offset + signal.count <= captured.count, "signal not fully captured")
-        let found = Array(captured[offset..<(offset + signal.count)])
-        let worst = zip(found, signal).map { abs($0 - $1) }.max() ?? 1
-        #expect(worst < 1e-4, "largest sample difference \(worst)")
     }
 
     @Test("killing the daemon mid-stream: serverLost, the stream ends with audioStreamingError, reconnect by itself, streams work again",
@@ -109,28 +112,29 @@ struct PulseBackendIntegrationTests {
     func serverCrashAndReturn(_ kind: SoundServerKind) async throws {
         let daemon = try kind.start(modules: ["load-module module-null-sink sink_name=speaker rate=16000"])
         let backend = try await PulseAudioBackend.connect(server: daemon.server, reconnectBackoff: .milliseconds(50)...(.milliseconds(400)))
-        defer { Task { await backend.shutdown() } }
-        let events = await backend.events()
-        let format = PCMFormat(sampleRate: 16000, channels: 1)
-        let frames = try await backend.openCapture(source: "speaker.monitor", format: format)
-        var iterator = frames.makeAsyncIterator()
-        _ = try await iterator.next()
-        daemon.kill()
-        try await next(events) { if case .serverLost = $0 { () } else { nil } }
-        do {
-            while try await iterator.next() != nil {}
-            Issue.record("the capture should fail when the server dies")
-        } catch let error as StreamSessionError {
-            guard case .audioStreamingError = error else { Issue.record("wrong error \(error)"); return }
+        try await withTeardown({ await backend.shutdown() }) {
+            let events = await backend.events()
+            let format = PCMFormat(sampleRate: 16000, channels: 1)
+            let frames = try await backend.openCapture(source: "speaker.monitor", format: format)
+            var iterator = frames.makeAsyncIterator()
+            _ = try await iterator.next()
+            daemon.kill()
+            try await next(events) { if case .serverLost = $0 { () } else { nil } }
+            do {
+                while try await iterator.next() != nil {}
+                Issue.record("the capture should fail when the server dies")
+            } catch let error as StreamSessionError {
+                guard case .audioStreamingError = error else { Issue.record("wrong error \(error)"); return }
+            }
+            try daemon.start()
+            try await next(events) { if case .serverBack = $0 { () } else { nil } }
+            try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "speaker" { () } else { nil } }
+            let again = try await backend.openCapture(source: "speaker.monitor", format: format)
+            var second = again.makeAsyncIterator()
+            let frame = try #require(try await second.next())
+            #expect(frame.buffer.frameCount > 0)
+            #expect(try await backend.endpoints().contains { $0.name == "speaker" })
         }
-        try daemon.start()
-        try await next(events) { if case .serverBack = $0 { () } else { nil } }
-        try await next(events) { if case .endpointAppeared(let e) = $0, e.name == "speaker" { () } else { nil } }
-        let again = try await backend.openCapture(source: "speaker.monitor", format: format)
-        var second = again.makeAsyncIterator()
-        let frame = try #require(try await second.next())
-        #expect(frame.buffer.frameCount > 0)
-        #expect(try await backend.endpoints().contains { $0.name == "speaker" })
     }
 
     /// PipeWire only: its session manager is a process of its own, which can come up after the
@@ -140,29 +144,31 @@ struct PulseBackendIntegrationTests {
     func pipewireSessionManagerLate() async throws {
         let daemon = try PipeWireDaemon(modules: ["load-module module-null-sink sink_name=speaker"])
         let backend = try await PulseAudioBackend.connect(server: daemon.server, reconnectBackoff: .milliseconds(50)...(.milliseconds(400)))
-        defer { Task { await backend.shutdown() } }
-        let events = await backend.events()
-        daemon.kill()
-        try await next(events) { if case .serverLost = $0 { () } else { nil } }
-        try daemon.start(wirePlumber: false)
-        #expect(try daemon.pactlChecked(["get-default-sink"]) == "@DEFAULT_SINK@")  // the premise
-        // The backend reconnects and announces everything the server has, defaults included.
-        var seen = try await collect(events) { if case .endpointAppeared(let e) = $0 { e.name == "speaker" } else { false } }
-        try daemon.startWirePlumber()
-        seen += try await collect(events) { if case .defaultEndpointChanged(_, .sink) = $0 { true } else { false } }
-        let placeholders = seen.filter { if case .defaultEndpointChanged(let name, _) = $0 { name.hasPrefix("@") } else { false } }
-        #expect(placeholders.isEmpty, "placeholder defaults announced: \(placeholders)")
-        #expect(seen.last == .defaultEndpointChanged(name: "speaker", direction: .sink))
+        try await withTeardown({ await backend.shutdown() }) {
+            let events = await backend.events()
+            daemon.kill()
+            try await next(events) { if case .serverLost = $0 { () } else { nil } }
+            try daemon.start(wirePlumber: false)
+            #expect(try daemon.pactlChecked(["get-default-sink"]) == "@DEFAULT_SINK@")  // the premise
+            // The backend reconnects and announces everything the server has, defaults included.
+            var seen = try await collect(events) { if case .endpointAppeared(let e) = $0 { e.name == "speaker" } else { false } }
+            try daemon.startWirePlumber()
+            seen += try await collect(events) { if case .defaultEndpointChanged(_, .sink) = $0 { true } else { false } }
+            let placeholders = seen.filter { if case .defaultEndpointChanged(let name, _) = $0 { name.hasPrefix("@") } else { false } }
+            #expect(placeholders.isEmpty, "placeholder defaults announced: \(placeholders)")
+            #expect(seen.last == .defaultEndpointChanged(name: "speaker", direction: .sink))
+        }
     }
 
     @Test("opening a capture on a source that does not exist fails with a clear error", arguments: SoundServerKind.available)
     func missingSource(_ kind: SoundServerKind) async throws {
         let daemon = try kind.start()
         let backend = try await PulseAudioBackend.connect(server: daemon.server)
-        defer { Task { await backend.shutdown() } }
-        let frames = try await backend.openCapture(source: "no_such_source", format: PCMFormat(sampleRate: 16000, channels: 1))
-        await #expect(throws: StreamSessionError.self) {
-            for try await _ in frames {}
+        try await withTeardown({ await backend.shutdown() }) {
+            let frames = try await backend.openCapture(source: "no_such_source", format: PCMFormat(sampleRate: 16000, channels: 1))
+            await #expect(throws: StreamSessionError.self) {
+                for try await _ in frames {}
+            }
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Speech
 import Testing
 import Voice
-@testable import VoiceTraining  // SeededGenerator: every seed gives the same audio and wakes
+import WakeRuntime  // SeededGenerator: every seed gives the same audio and wakes
 
 /// Whatever the mic hears, a command capture ends by its limits: the no-speech timeout when no
 /// command starts, the command limit when one does, counted from the wake that opened it. The

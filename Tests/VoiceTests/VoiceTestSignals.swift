@@ -3,6 +3,7 @@ import AudioCore
 import Speech
 import Voice
 import VoiceTraining
+import WakeRuntime
 
 /// Generated test audio: speech from espeak-ng, noise and silence from arithmetic, all 16 kHz mono.
 enum VoiceTestSignals {

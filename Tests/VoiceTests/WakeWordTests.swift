@@ -4,6 +4,7 @@ import AudioCore
 import Speech
 import Voice
 import VoiceTraining
+import WakeRuntime
 
 @Suite("Wake word from text", .serialized)
 struct WakeWordTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestKit
 import VoiceTraining
+import WakeRuntime
 import Wyoming
 import WyomingServer
 

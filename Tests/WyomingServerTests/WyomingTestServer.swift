@@ -4,6 +4,7 @@ import Logging
 import TestKit
 import Voice
 import VoiceTraining
+import WakeRuntime
 import Wyoming
 import WyomingServer
 

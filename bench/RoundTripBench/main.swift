@@ -13,6 +13,7 @@ import Routing
 import Speech
 import Voice
 import VoiceTraining
+import WakeRuntime
 
 // `make bench`, voice round trip on a real PulseAudio with the emulated glasses (8 kHz CVSD):
 // end of the command (the endpointer's decision) → first reply sample at the glasses' speaker;

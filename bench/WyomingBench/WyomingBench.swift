@@ -6,6 +6,7 @@ import NIOPosix
 import Synchronization
 import Voice
 import VoiceTraining
+import WakeRuntime
 import Wyoming
 import WyomingServer
 

@@ -1,5 +1,3 @@
-import CSpeexDSP
-import CWebRTCAudioProcessing
 import Foundation
 
 /// Which library's echo canceller runs.
@@ -25,6 +23,14 @@ extension EchoCancellerEngine {
     public static let linearFilter = EchoCancellerEngine.speex
 }
 
+/// One library's echo filter: a 10 ms frame of the mic and of what was played in, the mic with
+/// the echo taken out (false: the frame could not be processed; the mic goes on as it is).
+protocol EchoFilter: AnyObject {
+    func cancel(_ mic: UnsafeBufferPointer<Int16>, _ played: [Int16], into cleaned: inout [Int16]) -> Bool
+    /// The library's estimate of the echo's delay past the reference, when it makes one.
+    var estimatedDelayMilliseconds: (median: Int, deviation: Int)? { get }
+}
+
 /// The acoustic echo canceller: the glasses' speaker sits next to their mic, so what the reply
 /// plays comes back into the mic; this takes it out, given what was played. 16 kHz mono, 10 ms
 /// frames; the reference is queued as it is written to the speaker and consumed as the mic's
@@ -34,8 +40,7 @@ final class EchoCanceller {
 
     static let frameSize = 160
     let engine: Engine
-    private let state: OpaquePointer?
-    private let webrtc: OpaquePointer?
+    private let filter: (any EchoFilter)?
     /// The least time between writing a sample to the speaker's stream and hearing it: a
     /// reply's reference starts this late (the filter covers the rest of the path, up to its
     /// tail; a reference later than the echo could not cancel it).
@@ -66,24 +71,12 @@ final class EchoCanceller {
         self.sampleRate = sampleRate
         switch engine {
         case .speex:
-            let taps = Int32(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
-            state = speex_echo_state_init(Int32(Self.frameSize), taps)
-            var rate = Int32(sampleRate)
-            speex_echo_ctl(state, SPEEX_ECHO_SET_SAMPLING_RATE, &rate)
-            webrtc = nil
+            let taps = Int(Double(sampleRate) * Double(tail / .milliseconds(1)) / 1000)
+            filter = SpeexEchoFilter(frameSize: Self.frameSize, sampleRate: sampleRate, tailSamples: taps)
         case .webrtc:
-            state = nil
-            webrtc = webrtc_echo_create(Int32(sampleRate))
+            filter = WebRTCEchoFilter(sampleRate: sampleRate)
         }
-        // The linear filter only. SpeexDSP's residual echo suppressor (its preprocessor) also
-        // took the user's own voice out while the reply played: with it, a wake phrase said
-        // over a reply 20 dB down at the mic never woke the assistant; without it, it did.
         self.playbackLatency = sampleRate * Int(playbackLatency / .milliseconds(1)) / 1000
-    }
-
-    deinit {
-        if let state { speex_echo_state_destroy(state) }
-        if let webrtc { webrtc_echo_destroy(webrtc) }
     }
 
     /// What the speaker is about to play (written to its stream now).
@@ -151,31 +144,17 @@ final class EchoCanceller {
 
     /// webrtc's estimate of the speaker-to-mic delay past the reference's own (ms), once it has one.
     var estimatedDelay: (median: Int, deviation: Int)? {
-        guard let webrtc else { return nil }
-        var median: Int32 = 0
-        var deviation: Int32 = 0
-        guard webrtc_echo_delay(webrtc, &median, &deviation) == 0, median >= 0 else { return nil }
-        return (Int(median) + playbackLatency * 1000 / sampleRate, Int(deviation))
+        guard let delay = filter?.estimatedDelayMilliseconds else { return nil }
+        return (delay.median + playbackLatency * 1000 / sampleRate, delay.deviation)
     }
 
     /// One frame through the engine: the mic with what `played` echoes taken out.
     private func cancel(_ mic: UnsafeBufferPointer<Int16>, _ played: [Int16], into cleaned: inout [Int16]) {
-        if let state {
-            speex_echo_cancellation(state, mic.baseAddress, played, &cleaned)
-            return
-        }
-        guard let webrtc else {
+        guard let filter, filter.cancel(mic, played, into: &cleaned) else {
             cleaned = Array(mic)
             return
         }
-        var far = played.map { Float($0) / 32768 }
-        var near = mic.map { Float($0) / 32768 }
-        guard webrtc_echo_render(webrtc, &far) == 0, webrtc_echo_capture(webrtc, &near) == 0 else {
-            cleaned = Array(mic)
-            return
-        }
-        cleaned = near.map(Self.pcm)
     }
 
-    private static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }
+    static func pcm(_ sample: Float) -> Int16 { Int16(max(-32768, min(32767, (sample * 32767).rounded()))) }
 }

@@ -16,7 +16,7 @@ public struct WakeWordEngine: Sendable {
     /// The Wyoming name for a phrase ("hey glasses" → "hey_glasses"), as openWakeWord names
     /// its models.
     public static func name(forPhrase phrase: String) -> String {
-        phrase.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "_")
+        WakePhrase.modelName(phrase)
     }
 
     /// The word a detector reported (by phrase or by name).

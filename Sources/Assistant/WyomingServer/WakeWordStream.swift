@@ -49,7 +49,9 @@ final class WakeWordStream {
             }
             do { samples = try resampler!.process(samples) } catch { throw .engine("\(error)") }
         }
-        return detections(in: pipeline.process(samples))
+        let events = detections(in: pipeline.process(samples))
+        if let failure = pipeline.wakeFailure { throw .engine("\(failure)") }
+        return events
     }
 
     /// `audio-stop`: the last detections, then `not-detected` if nothing was heard.

@@ -12,6 +12,15 @@ public final class AudioFileChunks {
     public let format: PCMFormat
     private let framesPerChunk: Int
     private var source: Source
+    /// Whether damage part-way ends the file quietly (``damage`` says why) rather than throwing.
+    private let recovering: Bool
+    /// Why the file ended early, when opened `recovering` (a WAV whose data chunk is cut short,
+    /// an Ogg Opus stream that breaks off or ends inside a page); nil while it reads whole.
+    public private(set) var damage: AudioFileError.Problem?
+    /// Frames handed out so far.
+    public private(set) var framesRead = 0
+    /// How many frames the file holds, when its header says (WAV; nil for a streaming header or Ogg).
+    public private(set) var frameCount: Int?
 
     private enum Source {
         case wav(descriptor: Int32, layout: (tag: UInt16, channels: Int, rate: Int, bits: Int), remaining: Int?)
@@ -21,10 +30,14 @@ public final class AudioFileChunks {
 
     /// Opens `path` (WAV, or Ogg Opus by its `.opus`/`.ogg` name); chunks hold up to
     /// `framesPerChunk` frames.
-    public init(path: String, framesPerChunk: Int = 32_768) throws(AudioFileError) {
+    ///
+    /// `recovering`: damage part-way is not an error: the chunks stop before it and ``damage``
+    /// says what it was (as ``AudioFileReader/readRecovering(_:)`` does for a whole file).
+    public init(path: String, framesPerChunk: Int = 32_768, recovering: Bool = false) throws(AudioFileError) {
         precondition(framesPerChunk > 0)
         self.path = path
         self.framesPerChunk = framesPerChunk
+        self.recovering = recovering
         try AudioFileError.checkReadable(path)
         if path.lowercased().hasSuffix(".opus") || path.lowercased().hasSuffix(".ogg") {
             var error: Int32 = 0
@@ -40,9 +53,17 @@ public final class AudioFileChunks {
                 throw AudioFileError(path: path, problem: .cannotOpen(String(cString: strerror(errno))))
             }
             do throws(AudioFileError.Problem) {
-                let (layout, remaining) = try Self.readWAVHeader(descriptor)
+                let (layout, declared, available) = try Self.readWAVHeader(descriptor)
                 format = PCMFormat(encoding: layout.tag == 3 ? .float32le : .s16le, sampleRate: layout.rate, channels: layout.channels)
                 do { try format.validate() } catch { throw AudioFileError.Problem.unsupportedFormat(error) }
+                var remaining = declared
+                if let declared, let available, declared > available {
+                    let cut = AudioFileError.Problem.truncated("data chunk declares \(declared) bytes, only \(available) present")
+                    guard recovering else { throw cut }
+                    damage = cut
+                    remaining = available
+                }
+                frameCount = remaining.map { $0 / max(1, layout.bits / 8 * layout.channels) }
                 source = .wav(descriptor: descriptor, layout: layout, remaining: remaining)
             } catch {
                 close(descriptor)
@@ -66,14 +87,22 @@ public final class AudioFileChunks {
                 if frames == OP_HOLE { continue }
                 if frames < 0 {
                     finish()
-                    throw AudioFileError(path: path, problem: .truncated(OggOpusFile.describe(frames)))
+                    let seconds = String(format: "%.2f", Double(framesRead + samples.count / max(1, format.channels)) / 48000)
+                    let broken = AudioFileError.Problem.truncated("the stream breaks off after \(seconds) s (\(OggOpusFile.describe(frames)))")
+                    guard recovering else { throw AudioFileError(path: path, problem: broken) }
+                    damage = broken
+                    break
                 }
                 if frames == 0 {
                     finish()
+                    if recovering, let cut = OggPageScan.cutPage(path) {
+                        damage = .truncated("the file ends inside an Ogg page (\(cut.present) of its \(cut.expected) bytes, at byte \(cut.offset))")
+                    }
                     break
                 }
                 samples.append(contentsOf: chunk[0..<(Int(frames) * format.channels)])
             }
+            framesRead += samples.count / max(1, format.channels)
             return samples.isEmpty ? nil : AudioBuffer(format: format, samples: samples)
         case .wav(let descriptor, let layout, let remaining):
             let frameBytes = layout.bits / 8 * layout.channels
@@ -100,7 +129,9 @@ public final class AudioFileChunks {
             }
             guard usable > 0 else { return nil }
             do {
-                return try WAVFile.samples(bytes[0..<usable], format: layout)
+                let buffer = try WAVFile.samples(bytes[0..<usable], format: layout, firstFrame: framesRead)
+                framesRead += buffer.frameCount
+                return buffer
             } catch {
                 finish()
                 throw AudioFileError(path: path, problem: error)
@@ -120,7 +151,7 @@ public final class AudioFileChunks {
     /// Reads chunk headers up to the data chunk; returns the sample layout and how many data
     /// bytes follow (nil: a streaming header, read to the end). The descriptor is left at the data.
     private static func readWAVHeader(_ descriptor: Int32) throws(AudioFileError.Problem)
-        -> (layout: (tag: UInt16, channels: Int, rate: Int, bits: Int), remaining: Int?)
+        -> (layout: (tag: UInt16, channels: Int, rate: Int, bits: Int), declared: Int?, available: Int?)
     {
         func readExactly(_ count: Int) -> [UInt8]? {
             var bytes = [UInt8](repeating: 0, count: count)
@@ -154,16 +185,11 @@ public final class AudioFileChunks {
                 guard layout.bits >= 8, layout.bits % 8 == 0, layout.channels > 0 else {
                     throw .unsupported("\(layout.bits)-bit samples")
                 }
-                if declared == 0 || declared == 0xFFFF_FFFF { return (layout, nil) }
+                if declared == 0 || declared == 0xFFFF_FFFF { return (layout, nil, nil) }
                 var info = stat()
                 let here = lseek(descriptor, 0, SEEK_CUR)
-                if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, here >= 0 {
-                    let available = Int(info.st_size) - Int(here)
-                    if declared > available {
-                        throw .truncated("data chunk declares \(declared) bytes, only \(available) present")
-                    }
-                }
-                return (layout, declared)
+                guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, here >= 0 else { return (layout, declared, nil) }
+                return (layout, declared, Int(info.st_size) - Int(here))
             default:
                 guard lseek(descriptor, off_t(declared + (declared & 1)), SEEK_CUR) >= 0 else { throw .truncated("\(id) chunk cut short") }
             }

@@ -17,14 +17,9 @@ public struct AudioLevel: Sendable, Equatable, Codable {
 
     /// Measures `samples` (all channels together).
     public init<C: Collection>(measuring samples: C) where C.Element == Float {
-        var sumOfSquares: Double = 0
-        var peak: Float = 0
-        for sample in samples {
-            sumOfSquares += Double(sample) * Double(sample)
-            peak = max(peak, abs(sample))
-        }
-        let rms = samples.isEmpty ? 0 : (sumOfSquares / Double(samples.count)).squareRoot()
-        self.init(rmsDBFS: Self.decibels(rms), peakDBFS: Self.decibels(Double(peak)))
+        var running = LevelAccumulator()
+        running.add(samples)
+        self = running.level
     }
 
     /// 20·log10(amplitude), clamped at ``floor``.

@@ -111,9 +111,9 @@ public enum WAVFile {
     static let largestFloatSample: Float = 1000
 
     /// Throws `malformed` at the first float sample that is NaN, infinite or absurdly large.
-    private static func checkFloats(_ samples: [Float], channels: Int) throws(AudioFileError.Problem) {
+    private static func checkFloats(_ samples: [Float], channels: Int, firstFrame: Int) throws(AudioFileError.Problem) {
         guard let bad = samples.firstIndex(where: { !$0.isFinite || abs($0) > largestFloatSample }) else { return }
-        throw .malformed("float sample \(samples[bad]) at frame \(bad / max(1, channels)) (samples are finite and near -1...1)")
+        throw .malformed("float sample \(samples[bad]) at frame \(firstFrame + bad / max(1, channels)) (samples are finite and near -1...1)")
     }
 
     /// The 44-byte RIFF/WAVE header for `dataBytes` of sample data (at most
@@ -136,7 +136,8 @@ public enum WAVFile {
         return out
     }
 
-    static func samples(_ raw: ArraySlice<UInt8>, format: (tag: UInt16, channels: Int, rate: Int, bits: Int))
+    /// `firstFrame`: where `raw` starts in the file (for the frame an error names).
+    static func samples(_ raw: ArraySlice<UInt8>, format: (tag: UInt16, channels: Int, rate: Int, bits: Int), firstFrame: Int = 0)
         throws(AudioFileError.Problem) -> AudioBuffer
     {
         let encoding: PCMFormat
@@ -177,14 +178,14 @@ public enum WAVFile {
             }
         case (3, 32):
             while index < end { out.append(Float(bitPattern: le32(raw, index))); index += 4 }
-            try checkFloats(out, channels: format.channels)
+            try checkFloats(out, channels: format.channels, firstFrame: firstFrame)
         case (3, 64):
             while index < end {
                 let bits = UInt64(le32(raw, index)) | UInt64(le32(raw, index + 4)) << 32
                 out.append(Float(Double(bitPattern: bits)))
                 index += 8
             }
-            try checkFloats(out, channels: format.channels)
+            try checkFloats(out, channels: format.channels, firstFrame: firstFrame)
         default:
             throw .unsupported("WAV format tag \(format.tag) with \(format.bits)-bit samples (PCM and IEEE float only)")
         }

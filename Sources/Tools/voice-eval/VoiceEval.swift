@@ -2,6 +2,8 @@ import Foundation
 import AudioCore
 import Voice
 import VoiceTraining
+import WakeEvaluation
+import WakeRuntime
 import OpenWakeWord
 import TFLiteGraph
 
@@ -230,7 +232,7 @@ struct VoiceEval {
                 defer { if options.noCache { try? FileManager.default.removeItem(atPath: directory) } }
                 // A training tool trains: the shipped heads are not looked at (only the cache,
                 // unless --no-cache); bench/retrain-shipped-head compares what it trains with them.
-                let path = try NeuralHeadStore(directory: directory, shippedDirectory: nil, trainer: trainer).prepare(phrase: keyword) { line in
+                let path = try trainer.prepareHead(for: keyword, store: NeuralHeadStore(directory: directory, shippedDirectory: nil)) { line in
                     FileHandle.standardError.write(Data("\(line)\n".utf8))
                 }
                 if let out = options.out {

@@ -27,6 +27,8 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     /// Every score so far, per phrase (for evaluation; off by default).
     public var recordsScores = false
     public private(set) var scores: [[(time: Double, score: Float)]]
+    /// The first inference error, if a head failed to run (its windows are then not decided).
+    public private(set) var failure: (any Error)?
 
     public init(features: OpenWakeWordFeatures, phrases: [Phrase], configuration: WakeWordConfiguration) throws(VoiceError) {
         try configuration.validate()
@@ -44,16 +46,20 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     public convenience init(
         headFiles: [String], configuration: WakeWordConfiguration, directory: String = OpenWakeWordModels.directory()
     ) throws(OpenWakeWordError) {
-        let features = try OpenWakeWordFeatures(directory: directory)
+        try self.init(models: try NeuralWakeModels(headFiles: headFiles, directory: directory), configuration: configuration)
+    }
+
+    /// A stream's engine over models loaded once (``NeuralWakeModels``).
+    public convenience init(models: NeuralWakeModels, configuration: WakeWordConfiguration) throws(OpenWakeWordError) {
+        let features = try OpenWakeWordFeatures(melspectrogram: models.melspectrogram, embedding: models.embedding)
         var phrases: [Phrase] = []
-        for path in headFiles {
-            let head = try OpenWakeWordHead(graph: try OpenWakeWordModels.load(path: path), silence: features.silenceEmbedding)
-            phrases.append(Phrase(keyword: Self.keyword(forFile: path), head: head))
+        for head in models.heads {
+            phrases.append(Phrase(keyword: head.keyword, head: try OpenWakeWordHead(graph: head.graph, silence: features.silenceEmbedding)))
         }
         do {
             try self.init(features: features, phrases: phrases, configuration: configuration)
         } catch {
-            throw .unexpectedModel(file: headFiles.first ?? "", reason: "\(error)")
+            throw .unexpectedModel(file: models.heads.first?.keyword ?? "", reason: "\(error)")
         }
     }
 
@@ -77,7 +83,14 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         var detections: [WakeWordDetection] = []
         for embedding in features.process(samples) {
             for (index, phrase) in phrases.enumerated() {
-                let score = (try? phrase.head.score(embedding.values)) ?? 0
+                let score: Float
+                do {
+                    score = try phrase.head.score(embedding.values)
+                } catch {
+                    // Reported, never read as "not the phrase": the stream's owner asks `failure`.
+                    if failure == nil { failure = error }
+                    continue
+                }
                 if recordsScores { scores[index].append((embedding.time, score)) }
                 guard decisions[index].step(time: embedding.time, score: score) else { continue }
                 let window = Double(phrase.head.windowCount) * Double(OpenWakeWordFeatures.hopSamples) / Double(OpenWakeWordFeatures.sampleRate)

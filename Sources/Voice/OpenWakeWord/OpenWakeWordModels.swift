@@ -1,4 +1,5 @@
 import Foundation
+import Voice
 public import TFLiteGraph
 
 /// Where the openWakeWord model files live and how they load.
@@ -44,8 +45,7 @@ public enum OpenWakeWordModels {
 extension OpenWakeWordModels {
     /// The installed head for a phrase (`hey jarvis` → `hey_jarvis.tflite`), if there is one.
     public static func installedHead(forKeyword keyword: String, in directory: String = directory()) -> String? {
-        let name = keyword.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "_")
-        let path = directory + "/" + name + ".tflite"
+        let path = directory + "/" + WakePhrase.modelName(keyword) + ".tflite"
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 }

@@ -41,6 +41,9 @@ public final class VoicePipeline {
     /// (``WakeWordScorer/wantsLinearEchoFilter``), given as `wakeInput`.
     public var wakeWantsLinearEchoFilter: Bool { wake?.wantsLinearEchoFilter ?? false }
 
+    /// Why the wake engine could not score some of the audio, if it failed (``WakeWordScorer/failure``).
+    public var wakeFailure: (any Error)? { wake?.failure }
+
     /// Takes 16 kHz mono samples; returns what they completed, in order.
     ///
     /// `wakeInput`: the same stretch of time as the wake engine's samples should hear it, when

@@ -8,6 +8,7 @@ public enum APIRouter {
     public static func make(_ context: DaemonContext) -> Router<DaemonRequestContext> {
         let router = Router(context: DaemonRequestContext.self)
         router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: WebSocketRefusalMiddleware(webSocketPaths: ["/api/assistant"]))
         router.add(middleware: MetricsMiddleware())
         router.get("/api/connection/test") { _, _ in
             JSONResponse.make(["status": "ok", "message": "Connection successful"])

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import VoiceTraining
+import WakeRuntime
 
 /// A wake phrase is stored only once a model could be built for it: espeak-ng speaks it in
 /// every template voice and a template comes out of each (the phrase classifier, which takes

@@ -8,7 +8,7 @@ import RouteService
 import Speech
 import Store
 import Voice
-import VoiceTraining
+import WakeRuntime
 import WyomingServer
 
 /// Builds the daemon's assistant: the local backend, espeak-ng, and a voice stage whose wake

@@ -1,6 +1,6 @@
 import Synchronization
 import Voice
-import VoiceTraining
+import WakeRuntime
 
 /// Wake-word templates by phrase, built once per phrase (building takes seconds; the
 /// builder also caches them on disk across runs).

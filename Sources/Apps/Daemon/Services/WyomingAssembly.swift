@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Voice
-import VoiceTraining
+import WakeRuntime
 import Wyoming
 import Store
 import WyomingServer
@@ -15,10 +15,11 @@ enum WyomingAssembly {
     ) async throws -> (WyomingServer, AsyncStream<WyomingNotice>) {
         let wake = state.settings.wakeWord
         let choice = WakeEngineChoice.default(for: wake.keyword)
-        let models = choice.isNeural ? [] : try VoiceFileAnalysis.models(keywords: [wake.keyword])
+        // Loaded once: every client stream gets a fresh scorer over the same models.
+        let prepared = try choice.prepare(models: { try VoiceFileAnalysis.models(keywords: [wake.keyword]) })
         let detection = WakeWordConfiguration(sensitivity: wake.sensitivity)
         let engine = WakeWordEngine(words: [.init(name: WakeWordEngine.name(forPhrase: wake.keyword), phrase: wake.keyword)]) {
-            try choice.makeScorer(models: { models }, configuration: detection)
+            try prepared.makeScorer(configuration: detection)
         }
         let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self, bufferingPolicy: .bufferingNewest(1000))
         let host = configuration.wyomingHost

@@ -33,25 +33,38 @@ struct Play: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let recovered = try AudioFileReader.readRecovering(file)
-        let audio = recovered.buffer
-        if let damage = recovered.damage {
-            printStatus(String(format: "warning: %@: %@; playing the %.2f s before the damage", file, damage.description, audio.duration))
+        // Read a chunk at a time (a long file costs one chunk of memory); the first chunk is read
+        // before anything opens, so a file that is no audio is said at once.
+        let chunks = try AudioFileChunks(path: file, framesPerChunk: 4096, recovering: true)
+        let format = chunks.format
+        guard let first = try chunks.next() else { throw AudioFileError(path: file, problem: .empty) }
+        if let damage = chunks.damage, let frames = chunks.frameCount {
+            printStatus(String(format: "warning: %@: %@; playing the %.2f s before the damage", file, damage.description,
+                               Double(frames) / Double(format.sampleRate)))
         }
+        var level = LevelAccumulator()
         let session = try await BackendSession.open(backendOptions, quiet: json)
         var sinkName = sink ?? "default"
         var service: RouteService?
         do {
             let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
             service = routes
-            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: audio.format, wait: timeout)
+            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: format, wait: timeout)
             sinkName = playback.sink
-            if !json { printStatus(String(format: "playing %.2f s of %@ to %@", audio.duration, file, sinkName)) }
-            let chunk = audio.format.sampleRate / 10
-            var start = 0
-            while start < audio.frameCount {
-                try await playback.stream.write(audio.frames(start..<(start + chunk)))
-                start += chunk
+            if !json {
+                let length = chunks.frameCount.map { String(format: "%.2f s of ", Double($0) / Double(format.sampleRate)) } ?? ""
+                printStatus("playing \(length)\(file) to \(sinkName)")
+            }
+            var next: AudioBuffer? = first
+            while let audio = next {
+                let tenth = format.sampleRate / 10
+                var start = 0
+                while start < audio.frameCount {
+                    try await playback.stream.write(audio.frames(start..<min(audio.frameCount, start + tenth)))
+                    start += tenth
+                }
+                level.add(audio.samples)
+                next = try chunks.next()
             }
             try await playback.stream.drain()
             if playback.session == nil { await playback.stream.close() }
@@ -62,7 +75,11 @@ struct Play: AsyncParsableCommand {
         }
         await service?.finish()
         try await session.closeAndReport()
-        let result = Result(file: file, seconds: audio.duration, sink: sinkName, level: AudioLevel(measuring: audio.samples))
+        let seconds = Double(chunks.framesRead) / Double(format.sampleRate)
+        if let damage = chunks.damage, chunks.frameCount == nil {
+            printStatus(String(format: "warning: %@: %@; played the %.2f s before the damage", file, damage.description, seconds))
+        }
+        let result = Result(file: file, seconds: seconds, sink: sinkName, level: level.level)
         if json { return try printJSON(result) }
         print(String(format: "played %.2f s from %@ to %@", result.seconds, file, sinkName))
     }

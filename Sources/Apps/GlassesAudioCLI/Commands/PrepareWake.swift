@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VoiceTraining
+import WakeRuntime
 
 /// `glasses-audio prepare-wake [--keyword TEXT]…`
 struct PrepareWake: ParsableCommand {

@@ -3,7 +3,8 @@ import AudioCore
 import Foundation
 import OpenWakeWord
 import Voice
-import VoiceTraining
+import WakeEvaluation
+import WakeRuntime
 
 /// The wake-word engines `--engine` chooses from.
 enum WakeEngine: String, ExpressibleByArgument, CaseIterable {
@@ -98,9 +99,9 @@ struct WakeOptions: ParsableArguments {
     /// trained from the phrase as text plus the recordings, cached on disk.
     func heads() throws -> [String] {
         if !model.isEmpty { return model }
-        let recordings = try enroll.map { folder in try EnrollmentRecordings.load([folder]) } ?? []
         return try keyword.map { phrase in
-            recordings.isEmpty ? try Self.head(for: phrase) : try Self.trainedHead(for: phrase, enrollment: recordings)
+            if let enroll { return try Self.trainedHead(for: phrase, enrollment: [enroll]) }
+            return try Self.head(for: phrase)
         }
     }
 
@@ -110,18 +111,16 @@ struct WakeOptions: ParsableArguments {
         try OpenWakeWordModels.installedHead(forKeyword: phrase) ?? trainedHead(for: phrase)
     }
 
-    /// The head trained from `phrase` (and the user's recordings): shipped, cached, or trained now.
-    static func trainedHead(for phrase: String, enrollment: [[Float]] = []) throws -> String {
-        var trainer = NeuralHeadTrainer()
-        trainer.enrollment = enrollment
-        let store = NeuralHeadStore(trainer: trainer)
+    /// The head trained from `phrase` (and the user's recordings in `enrollment`, files or
+    /// folders): shipped, cached, or trained now by `glasses-wake-trainer`, whose progress lines
+    /// reach standard error as it prints them.
+    static func trainedHead(for phrase: String, enrollment: [String] = []) throws -> String {
         guard OpenWakeWordModels.featureModelsInstalled() else {
             throw ValidationError("the neural engine needs openWakeWord's feature models in \(OpenWakeWordModels.directory()) (scripts/fetch-openwakeword installs them)")
         }
-        if store.readyHead(for: phrase) == nil {
-            printStatus("training a wake-word head for '\(phrase)' from text (about 2½ min on 2 cores, once; cached in \(store.directory))…")
-        }
-        return try store.prepare(phrase: phrase) { line in printStatus(line) }
+        if enrollment.isEmpty, let ready = NeuralHeadStore().readyHead(for: phrase) { return ready }
+        printStatus("training a wake-word head for '\(phrase)' from text (about 2½ min on 2 cores, once; cached in \(NeuralHeadStore.defaultDirectory))…")
+        return try WakeTrainerProcess.train(phrase: phrase, enrollment: enrollment)
     }
 
     /// A fresh neural engine (one per file: it keeps the stream's state).

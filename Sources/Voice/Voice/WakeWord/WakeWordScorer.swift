@@ -18,10 +18,15 @@ public protocol WakeWordScorer: AnyObject {
     /// over the reply once double-talk suppression has chopped it up. The Assistant runs that
     /// second canceller for it (`AssistantService`). The template matcher does not (false).
     var wantsLinearEchoFilter: Bool { get }
+
+    /// Why the engine could not score some audio (an inference error), if it failed: the
+    /// stream's owner reports it; a failure never reads as "not the phrase".
+    var failure: (any Error)? { get }
 }
 
 extension WakeWordScorer {
     public var wantsLinearEchoFilter: Bool { false }
+    public var failure: (any Error)? { nil }
 }
 
 extension WakeWordDetector: WakeWordScorer {

@@ -1,3 +1,4 @@
+import WakeRuntime
 import Foundation
 
 /// A stretch of synthetic audio for training a head: utterances one after another with gaps,

@@ -1,3 +1,5 @@
+import WakeRuntime
+
 /// The text a head hears as "not the phrase": everyday sentences (none of them the corpus
 /// generator's), short greetings that start like many wake phrases, and the phrase's confusables.
 enum HeadTrainingText {

@@ -1,3 +1,4 @@
+import WakeRuntime
 import Foundation
 import AudioCore
 public import OpenWakeWord
@@ -119,7 +120,7 @@ public struct NeuralHeadTrainer: Sendable {
         let flite = "flite \(fliteShare) \(heldOutFliteVoices.sorted())"
         let festival = festivalShare > 0 ? " festival \(festivalShare) \(festivalVoices)" : ""
         let recordings = enrollment.map { samples in
-            samples.withUnsafeBytes { bytes in bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
+            samples.withUnsafeBytes { StableHash.fnv1a($0) }
         }
         return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
             + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "

@@ -1,3 +1,5 @@
+import WakeRuntime
+
 extension NeuralHeadWeights {
     /// The logits of the windows of 16 embeddings starting at `offsets` in `values`, in batches
     /// (matrix products).

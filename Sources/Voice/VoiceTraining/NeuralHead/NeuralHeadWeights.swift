@@ -1,4 +1,5 @@
 import Foundation
+import TFLiteGraph
 
 /// A trained openWakeWord-format head: 16 × 96 embeddings → ReLU layer → probability, with the
 /// input standardisation folded into the first layer. Written as a `.tflite` file any

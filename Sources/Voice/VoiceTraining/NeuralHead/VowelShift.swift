@@ -1,3 +1,5 @@
+import WakeRuntime
+
 /// Accents a synthetic voice does not have, made by changing the vowels of a phrase's phonemes:
 /// espeak-ng's English accents share one set of phoneme mnemonics ("h'eI gl'aasI2z" in all of
 /// them) and differ in how each voice says them, so a head trained on eight accents meets a ninth

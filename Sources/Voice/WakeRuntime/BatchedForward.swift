@@ -3,22 +3,34 @@ import TFLiteGraph
 /// One hidden ReLU layer and a logistic output run over a batch of rows as a matrix product
 /// (BLAS): the forward pass the trainer's batches, its hard-negative scoring and a trained
 /// head's scoring share. A row is `width` values from an offset into `values` (rows may overlap).
-struct BatchedForward {
-    var width: Int
+package struct BatchedForward {
+    package var width: Int
     /// `[hidden, width]`, row-major.
-    var hiddenWeights: [Float]
-    var hiddenBias: [Float]
-    var outputWeights: [Float]
-    var outputBias: Float
+    package var hiddenWeights: [Float]
+    package var hiddenBias: [Float]
+    package var outputWeights: [Float]
+    package var outputBias: Float
     /// `(x − mean) · scale` applied to each row as it is read, when given.
-    var standardisation: (mean: [Float], scale: [Float])?
+    package var standardisation: (mean: [Float], scale: [Float])?
 
-    var hidden: Int { hiddenBias.count }
+    package var hidden: Int { hiddenBias.count }
+
+    package init(
+        width: Int, hiddenWeights: [Float], hiddenBias: [Float], outputWeights: [Float], outputBias: Float,
+        standardisation: (mean: [Float], scale: [Float])? = nil
+    ) {
+        self.width = width
+        self.hiddenWeights = hiddenWeights
+        self.hiddenBias = hiddenBias
+        self.outputWeights = outputWeights
+        self.outputBias = outputBias
+        self.standardisation = standardisation
+    }
 
     /// The rows at `offsets`, one after another in `input`; their hidden activations (rows ×
     /// hidden) in `activation`; returns their logits. `alter` may change the rows once they are
     /// read and standardised, before they go through (the trainer's input dropout).
-    func logits(
+    package func logits(
         _ offsets: some Collection<Int>, values: UnsafeBufferPointer<Float>, input: inout [Float], activation: inout [Float],
         alter: (_ rows: UnsafeMutableBufferPointer<Float>, _ count: Int) -> Void = { _, _ in }
     ) -> [Float] {
@@ -53,7 +65,7 @@ struct BatchedForward {
     }
 
     /// The logits of every row at `offsets`, in batches of 256.
-    func logits(_ offsets: [Int], values: UnsafeBufferPointer<Float>) -> [Float] {
+    package func logits(_ offsets: [Int], values: UnsafeBufferPointer<Float>) -> [Float] {
         let batch = 256
         var input = [Float](repeating: 0, count: batch * width)
         var activation = [Float](repeating: 0, count: batch * hidden)

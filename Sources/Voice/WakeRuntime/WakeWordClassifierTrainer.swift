@@ -30,7 +30,7 @@ public struct WakeWordClassifierTrainer: Sendable {
     }
 
     /// Accents espeak-ng speaks English in.
-    static let languages = ["en-us", "en", "en-gb-scotland", "en-gb-x-rp", "en-029", "en-gb-x-gbclan",
+    package static let languages = ["en-us", "en", "en-gb-scotland", "en-gb-x-rp", "en-029", "en-gb-x-gbclan",
                             "en-gb-x-gbcwmd", "en-us-nyc"]
 
     /// The stretches nominated in one utterance, split by whether they cover the phrase.
@@ -182,16 +182,4 @@ public struct WakeWordClassifierTrainer: Sendable {
         "a gust of wind blew the hat away",
         "the galaxy is full of distant stars",
     ]
-}
-
-extension String {
-    /// FNV-1a of the UTF-8 bytes: stable across runs (unlike `hashValue`).
-    var hashValueStable: UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
-    }
 }

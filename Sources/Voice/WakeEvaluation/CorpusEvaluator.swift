@@ -1,3 +1,4 @@
+import WakeRuntime
 import Foundation
 import AudioCore
 public import Voice

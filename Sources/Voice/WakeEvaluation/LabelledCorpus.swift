@@ -1,3 +1,4 @@
+import WakeRuntime
 import Foundation
 
 /// A corpus written by `scripts/make-corpus`: WAV files and `labels.jsonl`.

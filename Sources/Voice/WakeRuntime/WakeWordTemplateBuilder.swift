@@ -58,7 +58,7 @@ public struct WakeWordTemplateBuilder: Sendable {
     /// Whether the model for `keyword` is already in the cache (preparing it is then quick).
     public func isCached(_ keyword: String) -> Bool {
         guard let cacheDirectory else { return false }
-        let path = (cacheDirectory as NSString).appendingPathComponent(cacheFileName(for: Self.normalizedPhrase(keyword)))
+        let path = (cacheDirectory as NSString).appendingPathComponent(cacheFileName(for: WakePhrase.normalized(keyword)))
         return FileManager.default.fileExists(atPath: path)
     }
 
@@ -79,7 +79,7 @@ public struct WakeWordTemplateBuilder: Sendable {
 
     /// The model for `keyword` from text alone: read from the cache, or synthesised and cached.
     public func model(for keyword: String) throws(WakeWordBuildError) -> WakeWordModel {
-        let phrase = Self.normalizedPhrase(keyword)
+        let phrase = WakePhrase.normalized(keyword)
         guard !phrase.isEmpty else { throw .voice(.emptyKeyword) }
         let cachePath = cacheDirectory.map { ($0 as NSString).appendingPathComponent(cacheFileName(for: phrase)) }
         if let cachePath, let data = FileManager.default.contents(atPath: cachePath),
@@ -174,22 +174,12 @@ public struct WakeWordTemplateBuilder: Sendable {
         return AudioBuffer(format: .voice, samples: noise(rate * 6 / 10) + body + noise(rate * 3 / 10))
     }
 
-    /// Lower-case words separated by single spaces.
-    static func normalizedPhrase(_ keyword: String) -> String {
-        keyword.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
-
     func cacheFileName(for phrase: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let trainer = classifierTrainer.map {
             "classifier \($0.positiveCount) \($0.sentences.count)x\($0.sentenceRepeats) \($0.confusableRepeats) \($0.hiddenUnits) \($0.epochs)"
         } ?? "dtw"
         let key = "\(Self.formatVersion)|\(phrase)|\(trainer)|" + voices.map(\.description).joined(separator: ";")
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
         let slug = phrase.map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40)
-        return "\(String(slug))-\(String(hash, radix: 16)).json"
+        return "\(String(slug))-\(String(key.hashValueStable, radix: 16)).json"
     }
 }

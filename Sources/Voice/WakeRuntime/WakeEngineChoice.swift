@@ -39,6 +39,15 @@ public enum WakeEngineChoice: Sendable, Equatable {
         }
     }
 
+    /// The engine's models loaded (a head's graphs, or dtw's templates from `models`), to be
+    /// shared by every stream that runs it.
+    public func prepare(models: () throws -> [WakeWordModel]) throws -> PreparedWakeEngine {
+        switch self {
+        case .neural(let head): .neural(try NeuralWakeModels(headFiles: [head]))
+        case .dtw: .dtw(try models())
+        }
+    }
+
     public var isNeural: Bool { if case .neural = self { true } else { false } }
 
     /// One log line: the engine and why.

@@ -3,46 +3,66 @@ import TFLiteGraph
 import Voice
 
 /// Positive and negative feature rows for a binary classifier.
-struct TrainingExamples {
-    var positives: [[Float]] = []
-    var negatives: [[Float]] = []
+package struct TrainingExamples {
+    package var positives: [[Float]] = []
+    package var negatives: [[Float]] = []
+
+    package init(positives: [[Float]] = [], negatives: [[Float]] = []) {
+        self.positives = positives
+        self.negatives = negatives
+    }
 }
 
 /// One hidden ReLU layer and a logistic output, trained with Adam on class-balanced
 /// cross-entropy over standardised inputs: the training both wake-word classifiers share (the
 /// DTW engine's phrase classifier and the neural engine's heads); they differ only in settings
 /// and in how they store the result.
-struct BalancedMLPTrainer {
-    struct Settings {
-        var hiddenUnits: Int
-        var epochs: Int
-        var learningRate: Float
+package struct BalancedMLPTrainer {
+    package struct Settings {
+        package var hiddenUnits: Int
+        package var epochs: Int
+        package var learningRate: Float
         /// The learning rate is multiplied by this after each epoch.
-        var learningRateDecay: Float
+        package var learningRateDecay: Float
         /// L2 weight decay on the hidden layer.
-        var weightDecay: Float
+        package var weightDecay: Float
         /// The negatives' weight relative to balanced classes (above 1: false accepts cost more).
-        var negativeWeight: Float = 1
+        package var negativeWeight: Float = 1
         /// Hard-negative mining: after `epochs`, this many more epochs on the positives and the
         /// negatives the network then scores highest (`hardNegativeFraction` of them).
-        var miningEpochs: Int = 0
-        var hardNegativeFraction: Double = 0.1
+        package var miningEpochs: Int = 0
+        package var hardNegativeFraction: Double = 0.1
         /// Share of each training row's standardised values set to their mean (0) in every
         /// batch, the rest scaled up to match (``InputDropoutMasks``); 0: none.
-        var inputDropout: Float = 0
+        package var inputDropout: Float = 0
+
+        package init(
+            hiddenUnits: Int, epochs: Int, learningRate: Float, learningRateDecay: Float, weightDecay: Float, negativeWeight: Float = 1,
+            miningEpochs: Int = 0, hardNegativeFraction: Double = 0.1, inputDropout: Float = 0
+        ) {
+            self.hiddenUnits = hiddenUnits
+            self.epochs = epochs
+            self.learningRate = learningRate
+            self.learningRateDecay = learningRateDecay
+            self.weightDecay = weightDecay
+            self.negativeWeight = negativeWeight
+            self.miningEpochs = miningEpochs
+            self.hardNegativeFraction = hardNegativeFraction
+            self.inputDropout = inputDropout
+        }
     }
 
     /// The trained network and the standardisation its inputs need.
-    struct Result {
-        var inputMean: [Float]
-        var inputScale: [Float]
-        var hiddenWeights: [Float]
-        var hiddenBias: [Float]
-        var outputWeights: [Float]
-        var outputBias: Float
+    package struct Result {
+        package var inputMean: [Float]
+        package var inputScale: [Float]
+        package var hiddenWeights: [Float]
+        package var hiddenBias: [Float]
+        package var outputWeights: [Float]
+        package var outputBias: Float
 
         /// The hidden layer with `(x − mean) · scale` folded in, for raw inputs.
-        func foldedHiddenLayer() -> (weights: [Float], bias: [Float]) {
+        package func foldedHiddenLayer() -> (weights: [Float], bias: [Float]) {
             let inputs = inputMean.count
             var folded = hiddenWeights
             var bias = hiddenBias
@@ -58,13 +78,15 @@ struct BalancedMLPTrainer {
         }
     }
 
-    let settings: Settings
+    package let settings: Settings
 
-    func fit(_ examples: TrainingExamples, inputs: Int, generator: inout SeededGenerator) -> Result {
+    package init(settings: Settings) { self.settings = settings }
+
+    package func fit(_ examples: TrainingExamples, inputs: Int, generator: inout SeededGenerator) -> Result {
         fit(TrainingRows(examples, width: inputs), generator: &generator)
     }
 
-    func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> Result {
+    package func fit(_ rows: TrainingRows, generator: inout SeededGenerator) -> Result {
         let inputs = rows.width
         let all = rows.positives + rows.negatives
         let labels = [Float](repeating: 1, count: rows.positives.count) + [Float](repeating: 0, count: rows.negatives.count)
@@ -125,13 +147,13 @@ struct BalancedMLPTrainer {
     /// the standardisation applied to each row as it is read. A batch goes through as matrix
     /// products (BLAS): rows × hidden weights forward, the hidden deltas × rows back.
     private struct Network {
-        var parameters: [[Float]]
-        let inputs: Int
-        let mean: [Float]
-        let scale: [Float]
-        var hidden: Int { parameters[1].count }
+        package var parameters: [[Float]]
+        package let inputs: Int
+        package let mean: [Float]
+        package let scale: [Float]
+        package var hidden: Int { parameters[1].count }
 
-        init(parameters: [[Float]], inputs: Int, mean: [Float], scale: [Float]) {
+        package init(parameters: [[Float]], inputs: Int, mean: [Float], scale: [Float]) {
             self.parameters = parameters
             self.inputs = inputs
             self.mean = mean
@@ -145,12 +167,12 @@ struct BalancedMLPTrainer {
         }
 
         /// The logits of the rows at `offsets`, in batches.
-        func logits(_ offsets: [Int], values: UnsafeBufferPointer<Float>) -> [Float] {
+        package func logits(_ offsets: [Int], values: UnsafeBufferPointer<Float>) -> [Float] {
             forward.logits(offsets, values: values)
         }
 
         /// One pass over `order` (indices into `offsets`) in batches of 32.
-        mutating func epoch(
+        package mutating func epoch(
             _ order: [Int], offsets: [Int], labels: [Float], weights: [Float], values: UnsafeBufferPointer<Float>,
             optimizer: inout Adam, dropout: InputDropoutMasks?, generator: inout SeededGenerator
         ) {
@@ -194,20 +216,20 @@ struct BalancedMLPTrainer {
 
     /// Adam with L2 weight decay on the first layer.
     private struct Adam {
-        var firstMoment: [[Float]]
-        var secondMoment: [[Float]]
-        var step = 0
-        var learningRate: Float
-        let weightDecay: Float
+        package var firstMoment: [[Float]]
+        package var secondMoment: [[Float]]
+        package var step = 0
+        package var learningRate: Float
+        package let weightDecay: Float
 
-        init(parameters: [[Float]], learningRate: Float, weightDecay: Float) {
+        package init(parameters: [[Float]], learningRate: Float, weightDecay: Float) {
             firstMoment = parameters.map { [Float](repeating: 0, count: $0.count) }
             secondMoment = firstMoment
             self.learningRate = learningRate
             self.weightDecay = weightDecay
         }
 
-        mutating func step(_ parameters: inout [[Float]], gradients: [[Float]]) {
+        package mutating func step(_ parameters: inout [[Float]], gradients: [[Float]]) {
             step += 1
             let correction1 = 1 - powf(0.9, Float(step))
             let correction2 = 1 - powf(0.999, Float(step))

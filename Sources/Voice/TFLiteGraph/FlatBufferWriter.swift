@@ -1,9 +1,9 @@
 /// A small FlatBuffers serializer: tables, vectors and strings laid out front to back (each
 /// child after the slot that points to it, as unsigned offsets require), aligned as readers
 /// expect. Enough to write `.tflite` models; not a general builder.
-struct FlatBufferWriter {
+public struct FlatBufferWriter {
     /// A value stored in a table field.
-    indirect enum Field {
+    public indirect enum Field {
         case int8(Int8), uint8(UInt8), int32(Int32), uint32(UInt32), float(Float)
         case table([Field?]), tables([[Field?]]), int32s([Int32]), bytes([UInt8]), string(String)
     }
@@ -11,7 +11,7 @@ struct FlatBufferWriter {
     private(set) var bytes: [UInt8] = []
 
     /// The whole buffer: the root table and its 4-byte file identifier.
-    static func serialize(root: [Field?], identifier: String) -> [UInt8] {
+    public static func serialize(root: [Field?], identifier: String) -> [UInt8] {
         var writer = FlatBufferWriter()
         writer.bytes = [UInt8](repeating: 0, count: 8)
         writer.bytes.replaceSubrange(4..<8, with: Array(identifier.utf8.prefix(4)))

@@ -1,19 +1,19 @@
 /// Labelled rows for a binary classifier, kept in one flat array: a row is `width` values from an
 /// offset, so rows may overlap (the windows of 16 embeddings over one stream share storage).
-struct TrainingRows {
-    var values: [Float] = []
-    let width: Int
+package struct TrainingRows {
+    package var values: [Float] = []
+    package let width: Int
     /// Offsets into `values` of the positive rows.
-    var positives: [Int] = []
+    package var positives: [Int] = []
     /// Offsets into `values` of the negative rows.
-    var negatives: [Int] = []
+    package var negatives: [Int] = []
 
-    init(width: Int) {
+    package init(width: Int) {
         self.width = width
     }
 
     /// The rows of `examples`, positives first, each copied once.
-    init(_ examples: TrainingExamples, width: Int) {
+    package init(_ examples: TrainingExamples, width: Int) {
         self.width = width
         for row in examples.positives {
             positives.append(values.count)
@@ -26,5 +26,5 @@ struct TrainingRows {
     }
 
     /// A copy of the row at `offset`.
-    func row(at offset: Int) -> [Float] { Array(values[offset..<(offset + width)]) }
+    package func row(at offset: Int) -> [Float] { Array(values[offset..<(offset + width)]) }
 }

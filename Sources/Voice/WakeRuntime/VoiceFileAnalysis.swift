@@ -63,15 +63,9 @@ public enum VoiceFileAnalysis {
     public static func wake(path: String, models: [WakeWordModel], configuration: WakeWordConfiguration)
         throws(WakeWordBuildError) -> WakeReport
     {
-        let audio = try read(path)
-        do {
-            let detections = try WakeWordDetector(models: models, configuration: configuration).detections(in: audio)
-            return WakeReport(file: path, detections: detections.map {
-                .init(keyword: $0.keyword, time: rounded($0.time), score: rounded($0.score))
-            })
-        } catch {
-            throw .voice(error)
-        }
+        let detector: WakeWordDetector
+        do { detector = try WakeWordDetector(models: models, configuration: configuration) } catch { throw .voice(error) }
+        return try wake(path: path, scorer: detector)
     }
 
     /// Commands captured after each wake detection in the audio file at `path`.
@@ -79,24 +73,9 @@ public enum VoiceFileAnalysis {
         path: String, models: [WakeWordModel], wake: WakeWordConfiguration,
         endpointer: EndpointerConfiguration = EndpointerConfiguration(), vad: VADConfiguration = VADConfiguration()
     ) throws(WakeWordBuildError) -> EndpointReport {
-        let audio = try read(path)
-        do {
-            let pipeline = try VoicePipeline(vad: vad, wakeModels: models, wake: wake, endpointer: endpointer)
-            let commands: [EndpointReport.Command] = try pipeline.events(in: audio).compactMap { event in
-                switch event {
-                case .command(let detection, let segment):
-                    .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: rounded(segment.start),
-                          end: rounded(segment.end), reason: segment.reason.rawValue)
-                case .noCommand(let detection):
-                    .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: nil, end: nil,
-                          reason: "noSpeech")
-                default: nil
-                }
-            }
-            return EndpointReport(file: path, commands: commands)
-        } catch {
-            throw .voice(error)
-        }
+        let detector: WakeWordDetector
+        do { detector = try WakeWordDetector(models: models, configuration: wake) } catch { throw .voice(error) }
+        return try self.endpoint(path: path, scorer: detector, endpointer: endpointer, vad: vad)
     }
 
     /// Models for several phrases from text, each enrolled with the recordings in `enrollDirectory`.
@@ -115,12 +94,23 @@ public enum VoiceFileAnalysis {
         return models
     }
 
-    static func read(_ path: String) throws(WakeWordBuildError) -> AudioBuffer {
-        do {
-            return try AudioFileReader.read(path)
-        } catch {
-            throw .audioFile(error)
+    /// The voice stage's events over the audio file at `path`, read and converted a chunk at a
+    /// time (memory bounded whatever the length, as `vad`).
+    static func events(in path: String, pipeline: VoicePipeline) throws(WakeWordBuildError) -> [VoiceEvent] {
+        let chunks: AudioFileChunks
+        do { chunks = try AudioFileChunks(path: path) } catch { throw .audioFile(error) }
+        let input: VoiceInputStream
+        do { input = try VoiceInputStream(inputFormat: chunks.format) } catch { throw .voice(error) }
+        var events: [VoiceEvent] = []
+        while true {
+            let chunk: AudioBuffer?
+            do { chunk = try chunks.next() } catch { throw .audioFile(error) }
+            guard let chunk else { break }
+            do { events += pipeline.process(try input.convert(chunk)) } catch { throw .voice(error) }
         }
+        guard input.samplesSeen > 0 else { throw .voice(.emptyAudio) }
+        do { events += pipeline.process(try input.flush()) } catch { throw .voice(error) }
+        return events + pipeline.finish()
     }
 
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

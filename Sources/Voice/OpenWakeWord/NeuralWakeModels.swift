@@ -1,0 +1,23 @@
+public import TFLiteGraph
+
+/// openWakeWord's two feature models and the heads, read and checked once and shared by every
+/// stream that runs them (the Wyoming wake-word service makes a scorer per client stream; each
+/// used to read both feature `.tflite` files again). A graph holds no stream state: each scorer
+/// keeps its own (``OpenWakeWordFeatures``, ``OpenWakeWordHead``).
+public struct NeuralWakeModels: Sendable {
+    public var melspectrogram: TFLiteGraph
+    public var embedding: TFLiteGraph
+    /// Each head's keyword (from its file name) and graph.
+    public var heads: [(keyword: String, graph: TFLiteGraph)]
+
+    /// Loads the feature models from `directory` and one head per file.
+    public init(headFiles: [String], directory: String = OpenWakeWordModels.directory()) throws(OpenWakeWordError) {
+        melspectrogram = try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory)
+        embedding = try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory)
+        var heads: [(keyword: String, graph: TFLiteGraph)] = []
+        for path in headFiles {
+            heads.append((NeuralWakeWordScorer.keyword(forFile: path), try OpenWakeWordModels.load(path: path)))
+        }
+        self.heads = heads
+    }
+}
