@@ -2,7 +2,7 @@
 # The local assistant's commands on 8 and 16 kHz links (docs/voice.md, "Commands"): a held-out
 # corpus of in-grammar and out-of-grammar requests in espeak-ng and flite voices with pink,
 # babble or hum noise at 5-20 dB (scripts/make-command-corpus, the test phrasings, seed 2), then
-# the confusion table per link and least margin (voice-eval commands).
+# the confusion table per link, 8 kHz at several limits of other words (voice-eval commands).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh

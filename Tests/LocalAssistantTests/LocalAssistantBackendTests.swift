@@ -69,34 +69,44 @@ struct LocalAssistantBackendTests {
         return Utterance(audio: AudioBuffer(format: link.format, samples: samples), wakeWord: "hey glasses", linkRate: 8000)
     }
 
-    @Test("over an 8 kHz link a command is never heard as nothing, wherever the capture starts and however much quiet follows",
+    @Test("over an 8 kHz link a command is understood or not caught, wherever the capture starts and however much quiet follows; rarely taken for another",
           arguments: ["what time is it", "what is the date", "what is your name", "what is my battery"])
-    func narrowbandCommands(phrase: String) async throws {
+    func narrowbandCommands(phrase: String) throws {
         let b = try backend()
-        var nothing: [String] = []
+        var understood = 0
         var other: [String] = []
         for offset in stride(from: 0, to: 160, by: 32) {
             for tail in [0, 1600, 3200] {
-                let heard = try await b.respond(to: try narrowband(phrase, offset: offset, tail: tail)).heard
-                if heard.isEmpty { nothing.append("offset \(offset) tail \(tail)") }
-                else if heard != phrase, !(phrase == "what is the date" && heard == "what day is it") { other.append(heard) }
+                let decision = try b.decide(try narrowband(phrase, offset: offset, tail: tail))
+                guard let command = decision.command else { continue }
+                if LocalAssistantBackend.sameCommand(command, phrase) { understood += 1 } else { other.append(command) }
             }
         }
-        #expect(nothing.isEmpty, "heard nothing at \(nothing)")
-        // Without the top 4 kHz, "time" and "day" are close: a rare confusion, not the rule.
+        // Without the top 4 kHz, "time" and "day" are close: a rare confusion, not the rule. The
+        // open decode's check turns some of these clean captures into "I didn't catch that"
+        // (docs/voice.md, "Commands": about half of the in-grammar commands at 8 kHz).
         #expect(other.count <= 2, "of 15 captures, heard instead: \(other)")
+        #expect(understood >= 1, "none of 15 captures understood")
     }
 
-    @Test("over an 8 kHz link a command with an effect is weighed against the garbage model; one without is not")
-    func marginIsReported() throws {
+    @Test("over an 8 kHz link requests the grammar lacks get \"I didn't catch that\" (the forced choice alone named a command for each), never a command with an effect")
+    func narrowbandOutsideGrammar() async throws {
         let b = try backend()
-        let question = try b.decide(try narrowband("what time is it", offset: 0, tail: 1600))
-        #expect(question.command == "what time is it")
-        #expect(question.narrowband)
-        #expect(question.margin == nil, "the garbage model ran for a command it cannot change")
-        let stop = try b.decide(try narrowband("stop", offset: 0, tail: 1600))
-        let margin = try #require(stop.margin, "no margin for an effectful command on 8 kHz: \(stop)")
-        #expect(stop.command == (margin >= LocalAssistantBackend.minimumMargin.narrowband ? stop.heard : nil), "\(stop)")
+        let requests = ["turn on the kitchen lights please", "play some music by the beatles", "how old is the moon",
+                        "order a pizza for dinner", "send a photo to my sister", "open the garage door"]
+        var answered: [String] = []
+        for phrase in requests {
+            let decision = try b.decide(try narrowband(phrase, offset: 0, tail: 1600))
+            #expect(decision.candidate != nil, "the forced choice named no command: \(decision)")
+            if let command = decision.command {
+                answered.append("\(phrase) -> \(command) (open decode: \(decision.openDecode ?? "-"))")
+                #expect(!LocalAssistantBackend.effectful.contains(command), "\(phrase) -> \(command)")
+            }
+            let reply = try await b.respond(to: try narrowband(phrase, offset: 0, tail: 1600))
+            #expect(decision.command != nil || reply.answer == "I didn't catch that.", "\(reply)")
+        }
+        // About 95 % on held-out corpora (docs/voice.md, "Commands"): one of six may pass.
+        #expect(answered.count <= 1, "answered: \(answered)")
     }
 
     /// The shipped request from `start` s to the end of its command.

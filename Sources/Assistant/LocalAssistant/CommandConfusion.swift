@@ -6,35 +6,26 @@ public struct CommandConfusion: Sendable {
     /// One utterance: what it says (`nil`: out of grammar) and what the decoder made of it.
     public struct Trial: Sendable, Equatable {
         public var expected: String?
-        /// The command the forced-choice decode and the mixed one found, before the margin
-        /// test (`nil`: none).
-        public var candidate: String?
-        public var margin: Double?
+        public var decision: LocalAssistantBackend.Decision
         /// The link's rate (8000, 16000).
         public var link: Int
 
         public init(expected: String?, decision: LocalAssistantBackend.Decision, link: Int) {
             self.expected = expected
-            candidate = decision.margin == nil ? nil : LocalAssistantBackend.command(decision.heard).map { _ in decision.heard }
-            margin = decision.margin
+            self.decision = decision
             self.link = link
         }
 
-        public init(expected: String?, candidate: String?, margin: Double?, link: Int) {
-            self.expected = expected
-            self.candidate = candidate
-            self.margin = margin
-            self.link = link
-        }
-
-        /// The command acted on at this least margin for commands with an effect (others pass).
-        func decided(minimumMargin: Double) -> String? {
-            guard let candidate, let margin else { return nil }
-            return !CommandConfusion.effectful.contains(candidate) || margin >= minimumMargin ? candidate : nil
+        /// The command acted on with this limit of other words in the open decode (narrowband
+        /// decisions; `nil`: the forced choice alone, no check); wideband ones as decided.
+        func decided(otherWordLimit: Int?) -> String? {
+            guard decision.narrowband, let candidate = decision.candidate, let open = decision.openDecode else { return decision.command }
+            guard let otherWordLimit else { return candidate }
+            return LocalAssistantBackend.check(candidate: candidate, openDecode: open, otherWordLimit: otherWordLimit) ? candidate : nil
         }
     }
 
-    /// The counts of one link at one least margin.
+    /// The counts of one link at one limit.
     public struct Counts: Sendable, Equatable {
         public var inGrammar = 0, understood = 0, otherCommand = 0, inGrammarRejected = 0
         public var outOfGrammar = 0, outRejected = 0, outAnswered = 0, outEffectful = 0
@@ -50,10 +41,12 @@ public struct CommandConfusion: Sendable {
     /// The phrases whose command has an effect beyond a spoken answer (it ends the round trip).
     public static let effectful = LocalAssistantBackend.effectful
 
-    public func counts(link: Int, minimumMargin: Double) -> Counts {
+    /// The counts of one link, its narrowband decisions taken again at `otherWordLimit` (`nil`:
+    /// the forced choice unchecked).
+    public func counts(link: Int, otherWordLimit: Int?) -> Counts {
         var counts = Counts()
         for trial in trials where trial.link == link {
-            let decided = trial.decided(minimumMargin: minimumMargin)
+            let decided = trial.decided(otherWordLimit: otherWordLimit)
             if let expected = trial.expected {
                 counts.inGrammar += 1
                 if let decided {

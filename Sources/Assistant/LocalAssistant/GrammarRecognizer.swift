@@ -55,12 +55,6 @@ final class GrammarRecognizer: @unchecked Sendable {
             }
         }
         for beam in defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
-        // The garbage model: any sequence of phones, weighed by the model's phonetic n-grams.
-        // Its best path is what the audio sounds like with no grammar at all.
-        guard ps_set_allphone_file(decoder, Search.phones.rawValue, Self.modelDirectory + "/en-us-phone.lm.bin") == 0 else {
-            _ = ps_free(decoder)
-            throw LocalAssistantError("pocketsphinx could not load its phone model \(Self.modelDirectory)/en-us-phone.lm.bin (install pocketsphinx-en-us)")
-        }
         self.decoder = decoder
     }
 
@@ -71,25 +65,15 @@ final class GrammarRecognizer: @unchecked Sendable {
         case commands
         /// The commands alone, at wide beams (narrowband links).
         case narrowbandCommands
-        /// Any phones (the garbage model a command's score is compared with).
-        case phones
+        /// The commands or a run of everyday words, at wide beams (narrowband links: the open
+        /// decode a forced choice is checked against).
+        case narrowbandCommandsOrOther
     }
 
     deinit { _ = ps_free(decoder) }
 
-    /// What one search heard.
-    struct Hypothesis {
-        var text: String
-        /// The best path's score (log domain, per frame of 10 ms).
-        var scorePerFrame: Double
-        /// The best path's acoustic score alone (no grammar or language-model weights), summed.
-        var acoustic: Double
-        /// Frames the path spends in words or phones other than silence and fillers.
-        var speechFrames: Int
-    }
-
     /// What one search heard, or `nil` for nothing.
-    func recognize(_ samples: [Int16], in search: Search) -> Hypothesis? {
+    func recognize(_ samples: [Int16], in search: Search) -> String? {
         lock.withLock {
             guard ps_set_search(decoder, search.rawValue) == 0, ps_start_utt(decoder) == 0 else { return nil }
             let dithered = Self.dither(samples)
@@ -98,29 +82,8 @@ final class GrammarRecognizer: @unchecked Sendable {
             var score: Int32 = 0
             guard let hypothesis = ps_get_hyp(decoder, &score) else { return nil }
             let text = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
-            let frames = max(1, ps_get_n_frames(decoder))
-            guard !text.isEmpty else { return nil }
-            var acoustic = 0.0
-            var speechFrames = 0
-            var segment = ps_seg_iter(decoder)
-            while let current = segment {
-                var ascr: Int32 = 0, lscr: Int32 = 0, lback: Int32 = 0
-                _ = ps_seg_prob(current, &ascr, &lscr, &lback)
-                acoustic += Double(ascr)
-                var first: Int32 = 0, last: Int32 = 0
-                ps_seg_frames(current, &first, &last)
-                if let word = ps_seg_word(current).map({ String(cString: $0) }), !Self.isFiller(word) {
-                    speechFrames += Int(last - first + 1)
-                }
-                segment = ps_seg_next(current)
-            }
-            return Hypothesis(text: text, scorePerFrame: Double(score) / Double(frames), acoustic: acoustic, speechFrames: speechFrames)
+            return text.isEmpty ? nil : text
         }
-    }
-
-    /// Silence and noise units: `<sil>`, `<s>`, `</s>`, `SIL`, `[NOISE]`, `+BREATH+`, `(NULL)`.
-    static func isFiller(_ word: String) -> Bool {
-        word.hasPrefix("<") || word.hasPrefix("[") || word.hasPrefix("+") || word.hasPrefix("(") || word == "SIL" || word.isEmpty
     }
 }
 

@@ -54,6 +54,7 @@ public final class LocalAssistantBackend: AssistantBackend {
             .init(search: .commandsOrOther, jsgf: Self.grammar(withOtherWords: true)),
             .init(search: .commands, jsgf: Self.grammar(withOtherWords: false)),
             .init(search: .narrowbandCommands, jsgf: Self.grammar(withOtherWords: false), forcedChoice: true),
+            .init(search: .narrowbandCommandsOrOther, jsgf: Self.grammar(withOtherWords: true), forcedChoice: true),
         ])
         self.assistantName = assistantName
         self.wakePhrase = wakePhrase
@@ -83,68 +84,80 @@ public final class LocalAssistantBackend: AssistantBackend {
         public var heard: String
         /// The command acted on; `nil`: "I didn't catch that".
         public var command: String?
-        /// The best command's acoustic score less the garbage model's (any phones), per 10 ms
-        /// frame of the command's speech, in pocketsphinx's score units: 0 = the command
-        /// explains the audio as well as any phones do, the more negative the worse; `nil` when
-        /// no command was found or none was weighed (only commands with an effect are, where a
-        /// margin is needed).
-        public var margin: Double?
+        /// On a narrowband link: the forced-choice decoder's command, before the open decode's
+        /// check (`nil`: none, or a wideband link).
+        public var candidate: String?
+        /// On a narrowband link: what the open decode (the commands or a run of everyday words)
+        /// heard ("": nothing; `nil`: not run).
+        public var openDecode: String?
         /// The link was narrowband (under 16 kHz).
         public var narrowband: Bool
+
+        public init(heard: String, command: String?, candidate: String? = nil, openDecode: String? = nil, narrowband: Bool) {
+            self.heard = heard
+            self.command = command
+            self.candidate = candidate
+            self.openDecode = openDecode
+            self.narrowband = narrowband
+        }
     }
 
-    /// The least margin a command with an effect (``effectful``) needs, per link: on a narrowband
-    /// link the forced-choice decoder always finds some command, and "cancel" for a request the
-    /// grammar lacks releases the route and says nothing. Provisional, from a small measurement
-    /// with `voice-eval commands` on a corpus from `scripts/make-command-corpus` (docs/voice.md,
-    /// "Commands"): the margin separates commands from other speech poorly at 8 kHz, so it gates
-    /// only the commands whose mistake costs most; wideband keeps the mixed decode's rejection
-    /// (a clean "stop" scored under -15 there).
-    public static let minimumMargin = (wideband: -Double.infinity, narrowband: -15.0)
+    /// How many words outside the commands an open decode may hear before the audio is taken for
+    /// something else, per link. Wideband: two (the mixed decode is trusted there). Narrowband
+    /// (CVSD, 8 kHz): three, chosen with `voice-eval commands` on a development corpus from
+    /// `scripts/make-command-corpus` and reported on a held-out one (docs/voice.md, "Commands"):
+    /// the 16 kHz model hears a word or two of everyday speech in a clean command more often
+    /// there, and a request the grammar lacks as three or more.
+    public static let otherWordLimit = (wideband: 2, narrowband: 3)
 
     /// Decodes an utterance: the command it says, if any.
     public func decide(_ utterance: Utterance) throws -> Decision {
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
-        // Up to three decodes: against commands or a run of everyday words (wideband: a run of
-        // two or more other words means something else was said); against the commands alone
-        // (always one of them: the best match); and against any phones, the garbage model. A
-        // narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
-        // expects: every path scores low and the mixed decode cannot be trusted there, but the
-        // garbage model scores the same missing band, so the margin between the two holds.
         let narrowband = (utterance.linkRate ?? 16000) < 16000
+        if narrowband { return decideNarrowband(pcm) }
+        // Wideband: against commands or a run of everyday words (a run of two or more other
+        // words means something else was said); then against the commands alone at the default
+        // beams, whose pruning rejects other speech the first decode let through.
         var heard: String?
-        if !narrowband, let mixed = recognizer.recognize(pcm, in: .commandsOrOther)?.text {
+        if let mixed = recognizer.recognize(pcm, in: .commandsOrOther) {
             if Self.command(mixed) != nil { heard = mixed }
-            else if mixed.split(separator: " ").count >= 2 { return Decision(heard: mixed, command: nil, margin: nil, narrowband: false) }
+            else if mixed.split(separator: " ").count >= Self.otherWordLimit.wideband { return Decision(heard: mixed, command: nil, narrowband: false) }
         }
-        // The commands alone: at wide beams on a narrowband link, where at the default ones one
-        // clean command in four ended with no path through the grammar (heard as nothing);
-        // at the default ones on wideband, whose pruning rejects other speech the first decode
-        // let through.
-        guard let forced = recognizer.recognize(pcm, in: narrowband ? .narrowbandCommands : .commands),
-            Self.command(heard ?? forced.text) != nil
-        else {
-            return Decision(heard: heard ?? "", command: nil, margin: nil, narrowband: narrowband)
+        guard let forced = recognizer.recognize(pcm, in: .commands), Self.command(heard ?? forced) != nil else {
+            return Decision(heard: heard ?? "", command: nil, narrowband: false)
         }
-        let phrase = heard ?? forced.text
-        // The garbage model can change a decision only for a command with an effect where a
-        // margin is needed (wideband's is -infinity): elsewhere its decode, which takes seconds
-        // on a narrowband command (more than the others together), is skipped.
-        let needed = narrowband ? Self.minimumMargin.narrowband : Self.minimumMargin.wideband
-        let gated = Self.effectful.contains(phrase)
-        guard gated, needed > -Double.infinity else { return Decision(heard: phrase, command: phrase, margin: nil, narrowband: narrowband) }
-        guard let garbage = recognizer.recognize(pcm, in: .phones) else {
-            return Decision(heard: phrase, command: nil, margin: nil, narrowband: narrowband)
+        let phrase = heard ?? forced
+        return Decision(heard: phrase, command: phrase, narrowband: false)
+    }
+
+    /// A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
+    /// expects: every path scores low, and the forced choice among the commands (at wide beams,
+    /// where at the default ones one clean command in four ended with no path through the
+    /// grammar) always names one, "cancel" for a request the grammar lacks. So it is checked
+    /// against an open decode of the same audio, at the same wide beams (``OpenDecodeCheck``).
+    private func decideNarrowband(_ pcm: [Int16]) -> Decision {
+        guard let forced = recognizer.recognize(pcm, in: .narrowbandCommands), Self.command(forced) != nil else {
+            return Decision(heard: "", command: nil, narrowband: true)
         }
-        // Acoustic scores alone (the garbage model's phone n-grams would weigh against it), per
-        // frame of the command's speech (silence scores alike in both and would dilute it).
-        let margin = (forced.acoustic - garbage.acoustic) / Double(max(1, forced.speechFrames))
-        return Decision(heard: phrase, command: margin >= needed ? phrase : nil, margin: margin, narrowband: narrowband)
+        let open = recognizer.recognize(pcm, in: .narrowbandCommandsOrOther) ?? ""
+        let stands = Self.check(candidate: forced, openDecode: open, otherWordLimit: Self.otherWordLimit.narrowband)
+        return Decision(heard: stands ? forced : open, command: stands ? forced : nil, candidate: forced, openDecode: open, narrowband: true)
+    }
+
+    /// Whether a narrowband forced choice stands against the open decode, at a limit of other words.
+    public static func check(candidate: String, openDecode: String, otherWordLimit: Int) -> Bool {
+        let phrases = Command.allCases.flatMap { commands[$0]! }
+        return OpenDecodeCheck(openDecode: openDecode, phrases: phrases).accepts(candidate, otherWordLimit: otherWordLimit, sameCommand: sameCommand)
     }
 
     /// The phrases whose command ends the round trip without a word.
     public static let effectful: Set<String> = Set(commands[.stop]!)
+
+    /// Two phrases say the same command ("what time is it", "what is the time").
+    public static func sameCommand(_ a: String, _ b: String) -> Bool {
+        command(a).map { $0 == command(b) } ?? false
+    }
 
     /// The command a phrase says, or `nil` for other words.
     static func command(_ phrase: String) -> Command? {

@@ -4,8 +4,8 @@ import Foundation
 import LocalAssistant
 
 /// `voice-eval commands --corpus DIR`: the local assistant's decisions on a corpus from
-/// scripts/make-command-corpus, as a confusion table per link, at the shipped least margin and
-/// at others (`--json`: one line per file).
+/// scripts/make-command-corpus, as a confusion table per link; narrowband decisions also at other
+/// limits of other words in the open decode, and unchecked (`--json`: one line per file).
 extension VoiceEval {
     struct CommandLabel: Decodable {
         var file: String
@@ -36,26 +36,28 @@ extension VoiceEval {
                 let decision = try backend.decide(Utterance(audio: audio, wakeWord: "hey glasses", linkRate: label.link))
                 trials.append(CommandConfusion.Trial(expected: label.expected, decision: decision, link: label.link))
                 if options.json {
-                    let margin = decision.margin.map { String(format: "%.2f", $0) } ?? "null"
-                    print("{\"file\":\"\(label.file)\",\"link\":\(label.link),\"text\":\"\(label.text)\",\"heard\":\"\(decision.heard)\",\"command\":\(decision.command.map { "\"\($0)\"" } ?? "null"),\"margin\":\(margin)}")
+                    let fields: [String: String?] = ["file": label.file, "text": label.text, "heard": decision.heard, "command": decision.command,
+                                                     "candidate": decision.candidate, "open": decision.openDecode]
+                    let object = fields.mapValues { $0 ?? NSNull() as Any }.merging(["link": label.link]) { a, _ in a }
+                    if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
                 }
             } catch {
                 fail("\(label.file): \(error)")
             }
         }
         let confusion = CommandConfusion(trials: trials)
-        let shipped = LocalAssistantBackend.minimumMargin
+        let shipped = LocalAssistantBackend.otherWordLimit
         print("corpus \(corpus): \(trials.count) files")
-        print("link   least margin  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
+        print("link   other words  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
         for link in confusion.links {
-            let current = link < 16000 ? shipped.narrowband : shipped.wideband
-            for margin in [-Double.infinity, -60, -40, -30, -25, -20, -15, -10, -5] + [current] {
-                let c = confusion.counts(link: link, minimumMargin: margin)
-                let mark = margin == current ? " (shipped)" : ""
-                let least = margin.isFinite ? String(format: "%.1f", margin) : "none"
+            let limits: [Int?] = link < 16000 ? [nil, 1, 2, 3, 4, 5, 6] : [shipped.wideband]
+            for limit in limits {
+                let c = confusion.counts(link: link, otherWordLimit: limit)
+                let mark = limit == (link < 16000 ? shipped.narrowband : shipped.wideband) ? " (shipped)" : ""
+                let label = limit.map { "< \($0)" } ?? "unchecked"
                 let inGrammar = String(format: "%5d/%-3d %5.1f %%  %13d  %10d", c.understood, c.inGrammar, c.understoodShare * 100, c.otherCommand, c.inGrammarRejected)
                 let outside = String(format: "%7d/%-3d %5.1f %%  %9d  %9d", c.outRejected, c.outOfGrammar, c.rejectedShare * 100, c.outAnswered, c.outEffectful)
-                print("\(String(format: "%5d", link))  \(String(repeating: " ", count: max(0, 12 - least.count)))\(least)  \(inGrammar) | \(outside)\(mark)")
+                print("\(String(format: "%5d", link))  \(String(repeating: " ", count: max(0, 11 - label.count)))\(label)  \(inGrammar) | \(outside)\(mark)")
             }
         }
     }

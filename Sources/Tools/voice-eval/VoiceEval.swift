@@ -33,7 +33,8 @@ struct VoiceEval {
                                      threads (default: the cores); cached unless --no-cache; smaller
                                      settings for tests)
                voice-eval commands --corpus DIR [--json] (the local assistant's commands on a corpus from
-                                     scripts/make-command-corpus: a confusion table per link and least margin)
+                                     scripts/make-command-corpus: a confusion table per link; 8 kHz at
+                                     several limits of other words in the open decode)
                voice-eval merge-heads --out FILE [--operating-logit L] HEAD.tflite HEAD.tflite... (one head
                                      averaging the logits of heads train-head wrote, shifted down by L)
         """

@@ -1,7 +1,8 @@
 public import Voice
 
 /// The openWakeWord engine behind ``WakeWordScorer``: the feature front end and one head per
-/// phrase; a phrase is heard when its probability reaches `1 − sensitivity`, then not again for
+/// phrase; a phrase is heard when its probability reaches the sensitivity's threshold
+/// (``NeuralSensitivity``), then not again for
 /// ``refractorySeconds`` (``WakeDecision``).
 public final class NeuralWakeWordScorer: WakeWordScorer {
     /// One phrase: its name and its classifier.
@@ -34,8 +35,9 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         guard !phrases.isEmpty else { throw .emptyKeyword }
         self.features = features
         self.phrases = phrases
-        threshold = Float(1 - configuration.sensitivity)
-        decisions = phrases.map { _ in WakeDecision(threshold: Float(1 - configuration.sensitivity), refractorySeconds: Self.refractorySeconds) }
+        let threshold = NeuralSensitivity.threshold(configuration.sensitivity)
+        self.threshold = threshold
+        decisions = phrases.map { _ in WakeDecision(threshold: threshold, refractorySeconds: Self.refractorySeconds) }
         scores = phrases.map { _ in [] }
     }
 

@@ -17,6 +17,7 @@ public struct NeuralCorpusEvaluator {
     /// The thresholds tried for the best operating points.
     /// (Steps of 0.005, then ever closer to 1: a head trained with many negatives saturates.)
     public var thresholds: [Float] = stride(from: 0.005, through: 0.995, by: 0.005).map { Float($0) }
+        + stride(from: 5.4, through: 12.0, by: 0.2).map { Float(1 / (1 + exp(-$0))) }  // the strict end, in logits
         + (9...28).map { Float(1 - pow(10, -Double($0) / 4)) }
 
     public init(corpus: LabelledCorpus, melspectrogram: TFLiteGraph, embedding: TFLiteGraph, head: TFLiteGraph) {
@@ -98,12 +99,13 @@ public struct NeuralCorpusEvaluator {
         func best(_ limit: Double) -> DETRow? {
             rows.filter { $0.falseAcceptsPerHour <= limit }.min { $0.falseRejectionRate < $1.falseRejectionRate }
         }
-        let sensitivities = stride(from: 0.0, through: 1.0, by: 0.1).map { $0 }
+        let sensitivities = [0, 0.02, 0.05] + stride(from: 0.1, through: 1.0, by: 0.1).map { $0 }
         return WakeEngineEvaluation(
             engine: "neural", model: head.file, files: recorded.count, hours: audioTime / 3600,
             occurrences: recorded.reduce(0) { $0 + $1.entry.keywords.count },
             det: sensitivities.map { sensitivity in
-                var row = evaluation(at: Float(1 - sensitivity)).row(threshold: 1 - sensitivity)
+                let threshold = NeuralSensitivity.threshold(sensitivity)
+                var row = evaluation(at: threshold).row(threshold: Double(threshold))
                 row.sensitivity = sensitivity
                 return row
             },

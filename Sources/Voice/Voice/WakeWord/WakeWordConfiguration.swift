@@ -1,8 +1,9 @@
 /// How eagerly and how often the detector fires.
 public struct WakeWordConfiguration: Sendable, Equatable, Codable {
-    /// 0...1; higher means more detections (and more false accepts). It moves the score
-    /// threshold linearly from the model's strict threshold (0) to its lenient one (1); 0.5 is
-    /// calibrated near one false accept per hour of ordinary speech.
+    /// 0...1; higher means more detections (and more false accepts). dtw: it moves the score
+    /// threshold linearly from the model's strict threshold (0) to its lenient one (1), 0.5 near
+    /// one false accept per hour of ordinary speech. Neural heads: `NeuralSensitivity` (0.5 gave
+    /// 0.35 false accepts per hour of other speech and noise; 0 the fewest the head can give).
     public var sensitivity: Double
     /// After a detection, the same keyword cannot fire again for this long (seconds).
     public var refractorySeconds: Double
