@@ -347,7 +347,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Assistant", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )
 

@@ -1,4 +1,7 @@
+import Assistant
+import Daemon
 import Foundation
+import Routing
 import Testing
 import TestKit
 
@@ -149,16 +152,32 @@ extension DaemonSuites {
             let sleep = try await daemon.request("POST", "/api/control/sleep")
             #expect(sleep.status == 200 && sleep.json["message"] as? String == "Going to sleep")
             // The answer comes once asleep: the status says so at once, no polling.
-            var mode = try await daemon.request("GET", "/api/status").json["mode"] as? String ?? ""
+            let mode = try await daemon.request("GET", "/api/status").json["mode"] as? String ?? ""
             #expect(mode == "sleep")
             let listen = try await daemon.request("POST", "/api/listen")
             #expect(listen.status == 409)
             #expect(listen.error.contains("asleep"))
             let wake = try await daemon.request("POST", "/api/control/wake")
             #expect(wake.json["message"] as? String == "Waking up")
-            mode = try await daemon.request("GET", "/api/status").json["mode"] as? String ?? ""
-            #expect(mode == "active")
+            let status = try await daemon.request("GET", "/api/status").json
+            #expect(status["mode"] as? String == "active")
+            #expect(status["assistant"] as? String == "idle", "mediaFirst and not listening: waiting for a trigger")
             _ = try await daemon.stop()
+        }
+
+        /// `active` is said only where it is true: never while the assistant opens its route or,
+        /// under voiceFirst, idles when it should be listening (a wake phrase it could not use
+        /// left it there while the status said `active`).
+        @Test("the status mode says active only while the assistant is listening or in a turn", arguments: AssistantPhase.allCases)
+        func modeFollowsThePhase(phase: AssistantPhase) {
+            let voiceFirst = StatusMode.of(phase, policy: .voiceFirst)
+            let mediaFirst = StatusMode.of(phase, policy: .mediaFirst)
+            switch phase {
+            case .asleep: #expect(voiceFirst == "sleep" && mediaFirst == "sleep")
+            case .listening, .capturing, .thinking, .speaking: #expect(voiceFirst == "active" && mediaFirst == "active")
+            case .opening: #expect(voiceFirst == "starting" && mediaFirst == "starting")
+            case .idle: #expect(voiceFirst == "starting" && mediaFirst == "active")
+            }
         }
 
         @Test("speak plays on the glasses' speaker (saved with --speaker-out); empty or long text is refused")

@@ -1,5 +1,5 @@
 /// Where one voice round trip stands.
-public enum AssistantPhase: String, Sendable, Codable, Hashable {
+public enum AssistantPhase: String, Sendable, Codable, Hashable, CaseIterable {
     /// Asleep (seed 001 `/control/sleep`): nothing listens, no route is held.
     case asleep
     /// Awake, no route held: waiting for a trigger (mediaFirst) or for the route to come back.

@@ -346,7 +346,8 @@ components:
     Status:
       type: object
       properties:
-        mode: {type: string, enum: [active, sleep]}
+        mode: {type: string, enum: [active, starting, sleep], description: "active only while the assistant listens or is in a turn (or, under mediaFirst, waits for a trigger); starting while it opens its route, or idles under voiceFirst"}
+        assistant: {type: string, enum: [asleep, idle, opening, listening, capturing, thinking, speaking]}
         name: {type: string}
         personality: {type: string}
         battery: {type: integer, nullable: true}

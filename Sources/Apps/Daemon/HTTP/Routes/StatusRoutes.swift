@@ -15,6 +15,8 @@ struct StatusRoutes {
 
     struct Status: Encodable {
         var mode: String
+        /// What the assistant is doing: asleep, idle, opening, listening, capturing, thinking, speaking.
+        var assistant: String
         var personality: String
         var name: String
         var battery: Int?
@@ -27,14 +29,30 @@ struct StatusRoutes {
     func add(to router: Router<DaemonRequestContext>) {
         router.get("/api/status") { _, _ in
             let settings = context.assistantState.settings
-            let asleep = await context.assistant.phase == .asleep
+            let phase = await context.assistant.phase
             let devices = await context.routes.devices
             let connected = devices.filter { $0.linkState == .connected }
             return JSONResponse.make(
                 Status(
-                    mode: asleep ? "sleep" : "active", personality: settings.personality, name: settings.name,
+                    mode: StatusMode.of(phase, policy: context.configuration.policy), assistant: phase.rawValue, personality: settings.personality, name: settings.name,
                     battery: connected.first?.battery, connected: !connected.isEmpty, timestamp: Date(),
                     backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt)))
+        }
+    }
+}
+
+/// `/api/status`'s `mode`.
+public enum StatusMode {
+    /// Seed 001's mode, said honestly: `active` only while the assistant listens or is in a
+    /// turn (or, under mediaFirst, waits for a trigger, which is what it should do then);
+    /// `starting` while it opens its route, or idles under voiceFirst (it should be listening and
+    /// is not: no glasses, or its route failed); `sleep` when asleep.
+    public static func of(_ phase: AssistantPhase, policy: SwitchingPolicy) -> String {
+        switch phase {
+        case .asleep: "sleep"
+        case .listening, .capturing, .thinking, .speaking: "active"
+        case .idle: policy == .mediaFirst ? "active" : "starting"
+        case .opening: "starting"
         }
     }
 }
