@@ -50,6 +50,8 @@ logger = logging.getLogger("glasses-peer")
 AT_TIMEOUT = 15.0
 SCO_PAYLOAD = 48  # 3 ms of 8 kHz s16 mono, what the kernel's SCO sockets move per packet
 SCO_SAMPLE_RATE = 8000
+# At most this many packets at once when the mic is late (60 ms); beyond, the lateness is given up.
+MIC_MAX_BURST = 20
 
 
 def event(text: str) -> None:
@@ -117,6 +119,8 @@ class Glasses:
         self.sco_link = None
         self.mic_samples = b""
         self.mic_task: asyncio.Task | None = None
+        self.mic_late = 0  # packets' worth of time the mic gave up (the peer ran late)
+        self.mic_done = False
         self.speaker: wave.Wave_write | None = None
         self.speaker_samples = 0
         self.sco_first_buffer = False
@@ -181,7 +185,6 @@ class Glasses:
     def on_sco_connection(self, sco_link) -> None:
         self.sco_link = sco_link
         self.sco_first_buffer = False
-        sco_link.sink = self.on_sco_packet
         sco_link.on("disconnection", self.on_sco_disconnection)
         self.sco_up.set()
         self.sco_down.clear()
@@ -196,27 +199,42 @@ class Glasses:
         if self.mic_task:
             self.mic_task.cancel()
 
-    def on_sco_packet(self, packet: hci.HCI_SynchronousDataPacket) -> None:
+    def on_sco_data(self, data: bytes) -> None:
+        """What the AG sends over SCO (the glasses controller hands the payload over directly)."""
         if not self.sco_first_buffer:
             self.sco_first_buffer = True
-            event(f"sco-first-buffer bytes={len(packet.data)}")
+            event(f"sco-first-buffer bytes={len(data)}")
         if self.speaker:
-            self.speaker.writeframes(packet.data)
-            self.speaker_samples += len(packet.data) // 2
+            self.speaker.writeframes(data)
+            self.speaker_samples += len(data) // 2
 
     async def run_mic(self, sco_link) -> None:
-        """Sends the mic WAV (then silence) at 8 kHz, in bursts of 10 packets every 30 ms."""
+        """Sends the mic WAV (then silence) at 8 kHz, 10 packets every 30 ms.
+
+        A controller's SCO clock cannot run ahead: when the peer falls behind (TCG stalls the
+        VM for tens of milliseconds), the lost time is given up — the clock is re-based — and
+        never made up in a burst, which under emulation fed on itself (the AG answers each
+        packet with one of its own) until HCI commands waited seconds behind audio. The WAV's
+        samples are all sent, in order: the speech arrives intact, later."""
         position = 0
-        started = time.monotonic()
+        self.mic_done = False
+        clock = time.monotonic()
         sent = 0
         while True:
-            due = int((time.monotonic() - started) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
+            now = time.monotonic()
+            due = int((now - clock) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
+            if due - sent > MIC_MAX_BURST:
+                self.mic_late += due - sent - MIC_MAX_BURST
+                clock += (due - sent - MIC_MAX_BURST) * SCO_PAYLOAD / (SCO_SAMPLE_RATE * 2)
+                due = sent + MIC_MAX_BURST
             while sent < due:
                 chunk = self.mic_samples[position : position + SCO_PAYLOAD]
                 position += len(chunk)
-                chunk = chunk.ljust(SCO_PAYLOAD, b"\0")
-                self.device.host.send_sco_sdu(sco_link.handle, chunk)
+                self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
                 sent += 1
+            if position >= len(self.mic_samples) > 0 and not self.mic_done:
+                self.mic_done = True
+                event(f"mic-done samples={len(self.mic_samples) // 2} late-packets={self.mic_late}")
             await asyncio.sleep(0.03)
 
     def set_mic(self, path: str, delay: float = 0.0) -> str:
@@ -341,7 +359,7 @@ class Glasses:
             "address": str(self.device.public_address),
             "connected": bool(self.glasses_controller.classic_connections),
             "slc": self.slc.is_set(), "sco": self.sco_up.is_set(), "a2dp": self.a2dp_up.is_set(),
-            "battery_sent": self.battery_sent,
+            "battery_sent": self.battery_sent, "mic_late_packets": self.mic_late,
         })
 
     # -- the control socket -----------------------------------------------------------------
@@ -424,6 +442,7 @@ async def main() -> None:
     host = Host(controller_source=glasses_controller, controller_sink=glasses_controller)
     device = Device(config=config, host=host)
     glasses = Glasses(device, glasses_controller, adapter)
+    glasses_controller.sco_data_sink = glasses.on_sco_data
 
     rfcomm_server = rfcomm.Server(device)
     channel = rfcomm_server.listen(glasses.on_dlc)
