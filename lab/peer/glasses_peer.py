@@ -14,6 +14,8 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     battery N                   AT+BIEV=2,N; answers what the AG answered (ok/error/no answer)
     apple-battery N             AT+XAPL then AT+IPHONEACCEV=1,1,<N/10 - 1>
     bvra                        AT+BVRA=1 (the button)
+    touch [KEY]                 a touch on the temple: AVRCP pass-through KEY (play, pause;
+                                default play) pressed then released; answers the AG's response
     mic PATH [DELAY]            the WAV (8 kHz mono s16) the mic says DELAY s into the next SCO link
     speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
     speaker-stop                closes the speaker WAV; answers the number of samples
@@ -35,7 +37,7 @@ import sys
 import time
 import wave
 
-from bumble import a2dp, avdtp, hci, hfp, rfcomm
+from bumble import a2dp, avc, avdtp, avrcp, hci, hfp, rfcomm
 from bumble.core import PhysicalTransport
 from bumble.device import Device, DeviceConfiguration
 from bumble.host import Host
@@ -130,6 +132,11 @@ class Glasses:
         self.a2dp_samples = 0
         self.decoder: SbcDecoder | None = None
         self.battery_sent: int | None = None
+        self.connection = None
+        # AVRCP: the glasses are a controller (their touch sends play/pause) and a target.
+        self.avrcp = avrcp.Protocol()
+        self.avrcp.on("start", lambda: event("avrcp-connected"))
+        self.avrcp.on("stop", lambda: event("avrcp-disconnected"))
 
     # -- HFP --------------------------------------------------------------------------------
 
@@ -323,6 +330,25 @@ class Glasses:
         self.a2dp_path, self.a2dp_file = None, None
         return f"ok frames={self.a2dp_frames} samples={self.a2dp_samples} rate={rate}"
 
+    # -- AVRCP: the touch on the temple --------------------------------------------------------
+
+    async def touch(self, key: str) -> str:
+        operation = {"play": avc.PassThroughFrame.OperationId.PLAY,
+                     "pause": avc.PassThroughFrame.OperationId.PAUSE}.get(key)
+        if operation is None:
+            return f"error unknown key {key} (play, pause)"
+        if self.connection is None:
+            return "error not connected"
+        if self.avrcp.avctp_protocol is None:
+            event("avrcp-connecting")
+            await asyncio.wait_for(self.avrcp.connect(self.connection), AT_TIMEOUT)
+        answers = []
+        for pressed in (True, False):
+            response = await asyncio.wait_for(self.avrcp.send_key_event(operation, pressed), AT_TIMEOUT)
+            answers.append(getattr(response.response_code, "name", str(response.response_code)))
+        event(f"avrcp-key {key} {'/'.join(answers)}")
+        return "ok " + "/".join(answers)
+
     # -- link loss --------------------------------------------------------------------------
 
     def fold(self) -> str:
@@ -345,12 +371,14 @@ class Glasses:
         self.sco_down.set()
         self.a2dp_up.clear()
         self.hf = None
+        self.connection = None
         self.gone.set()
 
     def on_connection(self, connection) -> None:
         if connection.transport != PhysicalTransport.BR_EDR:
             return
         event(f"connected {connection.peer_address}")
+        self.connection = connection
         self.gone.clear()
         connection.on("disconnection", self.on_disconnection)
 
@@ -392,6 +420,8 @@ class Glasses:
             return await self.at(f"AT+IPHONEACCEV=1,1,{level}")
         if name == "bvra":
             return await self.at("AT+BVRA=1")
+        if name == "touch":
+            return await self.touch(arguments[0] if arguments else "play")
         if name == "mic" and arguments:
             return self.set_mic(arguments[0], float(arguments[1]) if len(arguments) > 1 else 0.0)
         if name == "speaker" and arguments:
@@ -449,7 +479,10 @@ async def main() -> None:
     device.sdp_service_records = {
         0x00010001: hfp.make_hf_sdp_records(0x00010001, channel, glasses.configuration()),
         0x00010002: a2dp.make_audio_sink_service_sdp_records(0x00010002),
+        0x00010003: avrcp.ControllerServiceSdpRecord(0x00010003).to_service_attributes(),
+        0x00010004: avrcp.TargetServiceSdpRecord(0x00010004).to_service_attributes(),
     }
+    glasses.avrcp.listen(device)
     listener = avdtp.Listener.for_device(device)
     listener.on("connection", glasses.on_avdtp_connection)
     device.on("sco_request", glasses.on_sco_request)

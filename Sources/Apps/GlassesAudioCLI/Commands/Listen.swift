@@ -4,6 +4,7 @@ import AssistantService
 import AudioBackend
 import AudioCore
 import BackendSelection
+import BluezBackend
 import DeviceProfiles
 import Foundation
 import LocalAssistant
@@ -44,6 +45,11 @@ struct Listen: AsyncParsableCommand {
 
     @Flag(help: "Stop after one round trip.")
     var once = false
+
+    @Flag(help: ArgumentHelp(
+        "Push-to-talk on the glasses' touch (AVRCP play/pause) instead of the wake word: each touch captures a command.",
+        discussion: "bluetoothd hands the glasses' AVRCP keys to an input device of its own (uinput), read from /dev/input (root or the input group)."))
+    var button = false
 
     @Option(help: "voiceFirst (hold HFP, listen all the time) or mediaFirst (open HFP to listen, restore A2DP after).")
     var policy: SwitchingPolicy = .mediaFirst
@@ -91,7 +97,7 @@ struct Listen: AsyncParsableCommand {
     func pipelineFactory(engine: WakeEngine) throws -> @Sendable () throws -> VoicePipeline {
         let wake = self.wake
         let configuration = wake.configuration
-        if now && once { return { try VoicePipeline() } }  // push-to-talk once: no wake word to listen for
+        if button || (now && once) { return { try VoicePipeline() } }  // push-to-talk: no wake word to listen for
         switch engine {
         case .auto, .dtw:
             let models = try wake.models()
@@ -151,6 +157,14 @@ struct Listen: AsyncParsableCommand {
             }
             printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops")
         }
+        let touches: GlassesButtonReader?
+        do {
+            touches = try button ? await glassesButton(routes) : nil
+        } catch {
+            await routes.shutdown()
+            try? await session.closeAndReport()
+            throw error
+        }
         let timer = seconds.map { limit in Task { try await Task.sleep(for: limit); assistant.stop() } }
         defer { timer?.cancel() }
         try await Interrupt().cancellable {
@@ -167,8 +181,18 @@ struct Listen: AsyncParsableCommand {
                         try EventPrinter.print(AssistantEvent(.routeChanged, time: time, text: change.description), json: json)
                     }
                 }
-                assistant.trigger(skipWake: now)
+                if let touches {
+                    // Push-to-talk on the glasses: each touch is a trigger without the wake word.
+                    group.addTask {
+                        for await _ in touches.presses {
+                            if !json { printStatus("the glasses were touched: listening") }
+                            assistant.trigger(skipWake: true)
+                        }
+                    }
+                }
+                if !button || now { assistant.trigger(skipWake: now) }
                 await assistant.run()  // until stopped, or one round trip with --once
+                touches?.stop()
                 await routes.finish()  // the glasses go back to the profile they were found on
                 try await group.waitForAll()
             }
@@ -178,6 +202,22 @@ struct Listen: AsyncParsableCommand {
 }
 
 extension Listen {
+    /// The reader of the connected glasses' touches (`--button`).
+    func glassesButton(_ routes: RouteService) async throws -> GlassesButtonReader {
+        guard let glasses = await routes.devices.first(where: { $0.linkState == .connected }) else {
+            throw CLIError("--button: no glasses are connected")
+        }
+        let reader: GlassesButtonReader
+        do {
+            reader = try GlassesButtonReader(address: glasses.id.rawValue)
+        } catch {
+            throw CLIError("--button: \(error)")
+        }
+        // On stderr even with --json: it says where the touches are read from.
+        printStatus("--button: a touch on \(glasses.id.rawValue) (AVRCP play/pause) starts a command; \(reader.state)")
+        return reader
+    }
+
     /// The earcons' sounds, from the `samples` folder (none without `--earcons`).
     func earconSounds() throws -> [Earcon: AudioBuffer] {
         guard earcons else { return [:] }
