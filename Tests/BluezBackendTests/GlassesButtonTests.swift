@@ -4,7 +4,7 @@ import Testing
 import TestKit
 
 /// The glasses' touch (AVRCP play/pause), as bluetoothd hands it over: key events of an input
-/// device whose Uniq is the glasses' address.
+/// device of its own ("NAME (AVRCP)" on the Bluetooth bus, as bluetoothd 5.66 makes it).
 @Suite("Glasses button (AVRCP keys through bluetoothd's input device)")
 struct GlassesButtonTests {
     static let devices = """
@@ -17,18 +17,31 @@ struct GlassesButtonTests {
         I: Bus=0005 Vendor=0000 Product=0000 Version=0000
         N: Name="Lab Glasses (AVRCP)"
         P: Phys=c0:c1:c2:c3:c4:c5
-        U: Uniq=f0:f1:f2:f3:f4:f5
+        U: Uniq=
         H: Handlers=kbd event3
+
+        I: Bus=0003 Vendor=0000 Product=0000 Version=0000
+        N: Name="Other Glasses (AVRCP)"
+        P: Phys=usb-1
+        U: Uniq=
+        H: Handlers=kbd event4
+
+        I: Bus=0005 Vendor=0000 Product=0000 Version=0000
+        N: Name="Other Glasses (AVRCP)"
+        P: Phys=c0:c1:c2:c3:c4:c5
+        U: Uniq=0a:0b:0c:0d:0e:0f
+        H: Handlers=kbd event5
 
         """
 
-    @Test("the glasses' input device is found by its Uniq (the address, any case)")
+    @Test("the glasses' input device is found by its Uniq (the address, any case), else as 'NAME (AVRCP)' on the Bluetooth bus")
     func findsTheGlasses() {
         let entries = InputDevices.parse(Self.devices)
-        #expect(entries.count == 2)
-        #expect(entries[1].name == "Lab Glasses (AVRCP)")
-        #expect(InputDevices.eventNode(forAddress: "F0:F1:F2:F3:F4:F5", in: entries) == "event3")
-        #expect(InputDevices.eventNode(forAddress: "00:11:22:33:44:55", in: entries) == nil)
+        #expect(entries.count == 4)
+        #expect(entries[1].name == "Lab Glasses (AVRCP)" && entries[1].bus == "0005")
+        #expect(InputDevices.eventNode(forAddress: "F0:F1:F2:F3:F4:F5", name: "Lab Glasses", in: entries) == "event3")
+        #expect(InputDevices.eventNode(forAddress: "0A:0B:0C:0D:0E:0F", name: nil, in: entries) == "event5")
+        #expect(InputDevices.eventNode(forAddress: "00:11:22:33:44:55", name: "Someone Else", in: entries) == nil)
     }
 
     @Test("play/pause key presses are presses; releases, other keys and other event types are not")
@@ -50,7 +63,7 @@ struct GlassesButtonTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let devicesFile = root + "/devices"
         try "".write(toFile: devicesFile, atomically: true, encoding: .utf8)
-        let reader = try GlassesButtonReader(address: "F0:F1:F2:F3:F4:F5", devicesFile: devicesFile, inputDirectory: input)
+        let reader = try GlassesButtonReader(address: "F0:F1:F2:F3:F4:F5", name: "Lab Glasses", devicesFile: devicesFile, inputDirectory: input)
         defer { reader.stop() }
         // The device appears: listed, then its node moved into the watched folder (a FIFO held
         // open for writing here stands for the evdev node).

@@ -86,7 +86,8 @@ for name in "${CASES[@]}"; do
   fi
   echo "bt-lab[$SERVER]: case $name"
   set +e
-  ( set -euo pipefail; source "$LAB/cases/lib.sh"; source "$script" ) > "$OUT/logs/case-$name.log" 2>&1
+  # What a case left running in the background (a listen it gave up on) ends with it.
+  ( set -euo pipefail; trap 'kill $(jobs -p) 2>/dev/null || true' EXIT; source "$LAB/cases/lib.sh"; source "$script" ) > "$OUT/logs/case-$name.log" 2>&1
   status=$?
   set -e +e
   took=$(since "$start")

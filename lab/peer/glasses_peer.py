@@ -345,7 +345,7 @@ class Glasses:
         answers = []
         for pressed in (True, False):
             response = await asyncio.wait_for(self.avrcp.send_key_event(operation, pressed), AT_TIMEOUT)
-            answers.append(getattr(response.response_code, "name", str(response.response_code)))
+            answers.append(getattr(response.response, "name", str(response.response)))
         event(f"avrcp-key {key} {'/'.join(answers)}")
         return "ok " + "/".join(answers)
 

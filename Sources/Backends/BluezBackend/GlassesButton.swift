@@ -14,6 +14,8 @@ public enum GlassesButtonPress: Sendable, Equatable {
 
 /// One entry of `/proc/bus/input/devices`.
 public struct InputDeviceEntry: Sendable, Equatable {
+    /// `I: Bus=` (0005 is Bluetooth).
+    public var bus: String = ""
     public var name: String
     public var uniq: String
     /// `event3`, `kbd`…
@@ -34,7 +36,9 @@ public enum InputDevices {
                 continue
             }
             var entry = current ?? InputDeviceEntry(name: "", uniq: "", handlers: [])
-            if line.hasPrefix("N: Name=") {
+            if line.hasPrefix("I: "), let bus = line.split(separator: " ").first(where: { $0.hasPrefix("Bus=") }) {
+                entry.bus = String(bus.dropFirst("Bus=".count))
+            } else if line.hasPrefix("N: Name=") {
                 entry.name = String(line.dropFirst("N: Name=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             } else if line.hasPrefix("U: Uniq=") {
                 entry.uniq = String(line.dropFirst("U: Uniq=".count))
@@ -47,10 +51,13 @@ public enum InputDevices {
         return entries
     }
 
-    /// The event node (`event5`) bluetoothd made for the device at `address`: its `Uniq` is the
-    /// address (bluetoothd writes it in lower case).
-    public static func eventNode(forAddress address: String, in entries: [InputDeviceEntry]) -> String? {
-        entries.last { $0.uniq.caseInsensitiveCompare(address) == .orderedSame }?.eventNode
+    /// The event node (`event5`) bluetoothd made for the glasses at `address` named `name`: the
+    /// one whose `Uniq` is the address if any says so, else the Bluetooth-bus device named
+    /// "NAME (AVRCP)" (bluetoothd 5.66), the newest if there are several.
+    public static func eventNode(forAddress address: String, name: String?, in entries: [InputDeviceEntry]) -> String? {
+        if let byAddress = entries.last(where: { $0.uniq.caseInsensitiveCompare(address) == .orderedSame }) { return byAddress.eventNode }
+        let names = Set([name, address].compactMap { $0 }.map { "\($0) (AVRCP)" })
+        return entries.last { $0.bus == "0005" && names.contains($0.name) }?.eventNode
     }
 }
 

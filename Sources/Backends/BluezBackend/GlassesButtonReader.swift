@@ -12,8 +12,8 @@ public final class GlassesButtonReader: Sendable {
     private let stateBox = StateBox()
     private let stopPipe: (read: Int32, write: Int32)
 
-    /// Starts reading the touches of the glasses at `address`.
-    public init(address: String, devicesFile: String = "/proc/bus/input/devices", inputDirectory: String = "/dev/input") throws {
+    /// Starts reading the touches of the glasses at `address`, called `name` (BlueZ's name for them).
+    public init(address: String, name: String?, devicesFile: String = "/proc/bus/input/devices", inputDirectory: String = "/dev/input") throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw BluezError("cannot make a pipe for the button reader: \(String(cString: strerror(errno)))") }
         stopPipe = (fds[0], fds[1])
@@ -22,9 +22,9 @@ public final class GlassesButtonReader: Sendable {
         let stopFD = fds[0]
         let box = stateBox
         // Looked up once here, so that `state` says at once whether the device is there.
-        let initial = Self.openDevice(address: address, devicesFile: devicesFile, inputDirectory: inputDirectory, state: box)
+        let initial = Self.openDevice(address: address, name: name, devicesFile: devicesFile, inputDirectory: inputDirectory, state: box)
         let thread = Thread {
-            Self.run(address: address, devicesFile: devicesFile, inputDirectory: inputDirectory, initial: initial, stop: stopFD, state: box) {
+            Self.run(address: address, name: name, devicesFile: devicesFile, inputDirectory: inputDirectory, initial: initial, stop: stopFD, state: box) {
                 continuation.yield($0)
             }
             continuation.finish()
@@ -44,10 +44,10 @@ public final class GlassesButtonReader: Sendable {
     }
 
     /// Opens the device's event node if `devicesFile` lists one for `address`; -1 otherwise.
-    private static func openDevice(address: String, devicesFile: String, inputDirectory: String, state box: StateBox) -> Int32 {
+    private static func openDevice(address: String, name: String?, devicesFile: String, inputDirectory: String, state box: StateBox) -> Int32 {
         let listed = InputDevices.parse((try? String(contentsOfFile: devicesFile, encoding: .utf8)) ?? "")
-        guard let node = InputDevices.eventNode(forAddress: address, in: listed) else {
-            box.value.withLock { $0 = "waiting for the input device of \(address) (AVRCP)" }
+        guard let node = InputDevices.eventNode(forAddress: address, name: name, in: listed) else {
+            box.value.withLock { $0 = "waiting for the input device of \(name ?? address) (AVRCP)" }
             return -1
         }
         let device = open("\(inputDirectory)/\(node)", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -57,7 +57,7 @@ public final class GlassesButtonReader: Sendable {
     }
 
     private static func run(
-        address: String, devicesFile: String, inputDirectory: String, initial: Int32, stop: Int32, state box: StateBox,
+        address: String, name: String?, devicesFile: String, inputDirectory: String, initial: Int32, stop: Int32, state box: StateBox,
         yield: (GlassesButtonPress) -> Void
     ) {
         defer { close(stop) }
@@ -70,7 +70,7 @@ public final class GlassesButtonReader: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if device < 0 {
-                device = openDevice(address: address, devicesFile: devicesFile, inputDirectory: inputDirectory, state: box)
+                device = openDevice(address: address, name: name, devicesFile: devicesFile, inputDirectory: inputDirectory, state: box)
                 decoder = InputEventDecoder()
             }
             var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: watch, events: Int16(POLLIN), revents: 0),

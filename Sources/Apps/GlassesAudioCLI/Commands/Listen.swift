@@ -209,7 +209,7 @@ extension Listen {
         }
         let reader: GlassesButtonReader
         do {
-            reader = try GlassesButtonReader(address: glasses.id.rawValue)
+            reader = try GlassesButtonReader(address: glasses.id.rawValue, name: glasses.name.isEmpty ? nil : glasses.name)
         } catch {
             throw CLIError("--button: \(error)")
         }
