@@ -75,6 +75,12 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "One JSON object per event.")
     var json = false
 
+    @Option(name: .customLong("end-silence"), parsing: .unconditional, help: ArgumentHelp(
+        "The pause that ends a command (0.2...5 seconds; default 0.7).",
+        discussion: "Longer on links that arrive in bursts with gaps (a loaded machine, the lab's emulated Bluetooth), where a gap would end the command mid-sentence.",
+        valueName: "seconds"), transform: DurationOption.endSilence.transform)
+    var endSilence: Duration?
+
     @Flag(help: "Play a short sound when listening for the command starts and when it ends (samples/earcon-*.wav).")
     var earcons = false
 
@@ -97,14 +103,16 @@ struct Listen: AsyncParsableCommand {
     func pipelineFactory(engine: WakeEngine) throws -> @Sendable () throws -> VoicePipeline {
         let wake = self.wake
         let configuration = wake.configuration
-        if button || (now && once) { return { try VoicePipeline() } }  // push-to-talk: no wake word to listen for
+        var endpointer = EndpointerConfiguration()
+        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
+        if button || (now && once) { return { [endpointer] in try VoicePipeline(endpointer: endpointer) } }  // push-to-talk: no wake word to listen for
         switch engine {
         case .auto, .dtw:
             let models = try wake.models()
-            return { try VoicePipeline(wakeModels: models, wake: configuration) }
+            return { [endpointer] in try VoicePipeline(wakeModels: models, wake: configuration, endpointer: endpointer) }
         case .neural:
             let heads = try wake.heads()
-            return { try VoicePipeline(scorer: try wake.neuralScorer(heads: heads)) }
+            return { [endpointer] in try VoicePipeline(scorer: try wake.neuralScorer(heads: heads), endpointer: endpointer) }
         }
     }
 
