@@ -78,6 +78,22 @@ struct GlassesButtonTests {
         let press = try await firstMatch(reader.presses, guardSeconds: 30) { $0 }
         #expect(press == .playPause)
         #expect(reader.state == "reading \(input)/event3")
+        // Stopped, the presses end; stopping again (the thread is gone) does no harm (no SIGPIPE).
+        reader.stop()
+        let ended: Bool = try await firstMatch(Self.ends(reader.presses), guardSeconds: 30) { $0 }
+        #expect(ended)
+        reader.stop()
+    }
+
+    /// One element, `true`, once `presses` has finished.
+    static func ends(_ presses: AsyncStream<GlassesButtonPress>) -> AsyncStream<Bool> {
+        AsyncStream { continuation in
+            Task {
+                for await _ in presses {}
+                continuation.yield(true)
+                continuation.finish()
+            }
+        }
     }
 
     static func event(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {

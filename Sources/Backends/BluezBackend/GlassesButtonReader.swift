@@ -4,7 +4,8 @@ import Synchronization
 /// Reads the glasses' touches from the input device bluetoothd makes for their AVRCP keys
 /// (see ``GlassesButtonPress``). The device appears when AVRCP connects, which may be after
 /// the reader starts: `/dev/input` is watched (inotify) and the node opened once it is there.
-/// Everything waits on `poll(2)` in one thread of its own, which a pipe wakes to stop.
+/// Everything waits on `poll(2)` in one thread of its own, which a socket pair wakes to stop
+/// (`send` with `MSG_NOSIGNAL`: a second `stop`, after the thread has gone, is no SIGPIPE).
 public final class GlassesButtonReader: Sendable {
     public let presses: AsyncStream<GlassesButtonPress>
     /// What the reader is doing, in words (for a status line): "waiting for …", "reading …".
@@ -15,7 +16,9 @@ public final class GlassesButtonReader: Sendable {
     /// Starts reading the touches of the glasses at `address`, called `name` (BlueZ's name for them).
     public init(address: String, name: String?, devicesFile: String = "/proc/bus/input/devices", inputDirectory: String = "/dev/input") throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw BluezError("cannot make a pipe for the button reader: \(String(cString: strerror(errno)))") }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw BluezError("cannot make a socket pair for the button reader: \(String(cString: strerror(errno)))")
+        }
         stopPipe = (fds[0], fds[1])
         let (stream, continuation) = AsyncStream<GlassesButtonPress>.makeStream()
         presses = stream
@@ -35,7 +38,7 @@ public final class GlassesButtonReader: Sendable {
 
     public func stop() {
         var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        _ = send(stopPipe.write, &byte, 1, Int32(MSG_NOSIGNAL))
     }
 
     deinit {
