@@ -192,6 +192,23 @@ class LabController(Controller):
                 )
             )
 
+    # -- authentication: the host's stored link key first, as real controllers do -------------
+    #
+    # Stock Bumble goes straight to Secure Simple Pairing (IO Capability Request) on every
+    # Authentication Requested. A real controller first asks its host for a stored link key
+    # (Link Key Request); the kernel answers with the key it bonded, and the link is
+    # authenticated without pairing again. Without this, reconnecting after a fold re-paired
+    # under "No Bonding", the glasses refused (Authentication Failure) and every profile
+    # connect was refused. With no key the host answers negatively and pairing goes on as before.
+
+    def on_hci_authentication_requested_command(self, command) -> None:
+        connection = self.find_classic_connection_by_handle(command.connection_handle)
+        if connection is None:
+            super().on_hci_authentication_requested_command(command)
+            return
+        self._send_hci_command_status(hci.HCI_COMMAND_STATUS_PENDING, command.op_code)
+        self.send_hci_packet(hci.HCI_Link_Key_Request_Event(bd_addr=connection.peer_address))
+
     # -- link keys: P-192 unauthenticated (Just Works), which the kernel takes with E0 --------
 
     def send_hci_packet(self, packet) -> None:
