@@ -17,13 +17,15 @@ fold_during() {
   peer mic /tmp/lab-silence.wav 0
   pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
   peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
-  timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 \
+  timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 \
     > $out.json 2> $out.err &
   local listener=$! status=0
   has() { grep -q "\"type\":\"$1\"" $out.json; }
+  # The awaited event, or listen's end (then the case fails, saying so).
+  reached() { has "$1" || ! kill -0 $listener 2>/dev/null; }
   wait_for 120 has commandStarted || { kill $listener; cat $out.json $out.err; die "($phase) the capture did not start"; }
   peer mic "$mic" 0.3 || die "the peer refused the mic WAV"
-  wait_for 240 has "$phase" || { kill $listener; cat $out.json $out.err; die "($phase) listen never reached $phase"; }
+  wait_for 240 reached "$phase" && has "$phase" || { kill $listener 2>/dev/null; cat $out.json $out.err; die "($phase) listen never reached $phase"; }
   peer fold || die "the peer could not drop the link"
   peer wait gone 10 || true
   wait $listener || status=$?

@@ -81,6 +81,12 @@ struct Listen: AsyncParsableCommand {
         valueName: "seconds"), transform: DurationOption.endSilence.transform)
     var endSilence: Duration?
 
+    @Option(name: .customLong("command-wait"), parsing: .unconditional, help: ArgumentHelp(
+        "How long to wait for the command to start once listening for it (1...60 seconds; default 8).",
+        discussion: "Longer where the mic's audio comes late (the lab's emulated Bluetooth on PulseAudio: seconds).",
+        valueName: "seconds"), transform: DurationOption.commandWait.transform)
+    var commandWait: Duration?
+
     @Flag(help: "Play a short sound when listening for the command starts and when it ends (samples/earcon-*.wav).")
     var earcons = false
 
@@ -105,6 +111,7 @@ struct Listen: AsyncParsableCommand {
         let configuration = wake.configuration
         var endpointer = EndpointerConfiguration()
         if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
+        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
         if button || (now && once) { return { [endpointer] in try VoicePipeline(endpointer: endpointer) } }  // push-to-talk: no wake word to listen for
         switch engine {
         case .auto, .dtw:
