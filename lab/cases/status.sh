@@ -9,7 +9,9 @@ rm -rf /tmp/lab-daemon; mkdir -p /tmp/lab-daemon
 nice -n 10 "$DAEMON" --backend pulse --listen false --http-port 18742 --wyoming-port 0 --data-dir /tmp/lab-daemon \
   > /tmp/lab-daemon.out 2> /tmp/lab-daemon.err &
 daemon=$!
-status_json() { curl -sf http://127.0.0.1:18742/api/status > /tmp/lab-status.json; }
+# The API wants the key the daemon writes to its data directory (X-API-Key; 401 without it).
+status_json() { [[ -s /tmp/lab-daemon/api_key ]] &&
+  curl -sf -H "X-API-Key: $(cat /tmp/lab-daemon/api_key)" http://127.0.0.1:18742/api/status > /tmp/lab-status.json; }
 wait_for 180 status_json || { kill $daemon; cat /tmp/lab-daemon.err | tail -20; die "glasses-audiod did not answer /api/status"; }
 cat /tmp/lab-status.json; echo
 grep -q '"connected" *: *true' /tmp/lab-status.json || die "/api/status does not say connected: $(cat /tmp/lab-status.json)"
