@@ -1,28 +1,49 @@
-# Fold mid-command: the link drops (supervision timeout) while push-to-talk is capturing over
-# SCO; the command ends with deviceNotConnected and no stream is left. Then the glasses
-# reconnect (`glasses-audio connect`) and HFP comes back.
+# Fold (link loss: the glasses drop the link, supervision timeout) mid-command and mid-reply:
+# listen ends with deviceNotConnected, no bluez stream or sink is left, and
+# `glasses-audio connect` brings the glasses and HFP back each time. Every step waits on a
+# state (listen's events, the peer's), never on a delay.
 [[ -x $GA ]] || die "glasses-audio is not built ($GA)"
 connected || die "run pair first: the glasses are not connected"
-peer wait slc 30 || die "no HFP service-level connection"
+sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
+# Mid-command: the user is still speaking (the sample three times over) when the glasses fold.
+sox /tmp/lab-mic-in.wav /tmp/lab-mic-in.wav /tmp/lab-mic-in.wav /tmp/lab-mic-long.wav
 sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
-peer mic /tmp/lab-silence.wav 0
-pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
-peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
-timeout --kill-after=10 300 "$GA" listen --now --once --json --backend pulse --seconds 240 > /tmp/lab-fold.json 2> /tmp/lab-fold.err &
-listener=$!
-peer wait sco 120 || { kill $listener; die "push-to-talk did not open SCO"; }
-sleep 2
-peer fold || die "the peer could not drop the link"
-peer wait gone 10 || true
-status=0
-wait $listener || status=$?
-cat /tmp/lab-fold.json; cat /tmp/lab-fold.err
-(( status != 0 )) || grep -q '"type":"error"' /tmp/lab-fold.json || die "listen did not report the link loss (exit 0, no error event)"
-grep -qi "not connected\|deviceNotConnected" /tmp/lab-fold.json /tmp/lab-fold.err || die "the error is not deviceNotConnected"
-wait_for 20 not_connected || die "BlueZ still says connected after the fold"
-left=$(pactl list short sinks | grep -c bluez || true)
-(( left == 0 )) || die "a bluez sink is left after the fold: $(pactl list short sinks)"
-start=$(now)
-"$GA" connect "$GLASSES" || die "glasses-audio connect after the fold failed"
-peer wait slc 60 || die "HFP did not come back after reconnecting"
-timing reconnect "$(since "$start")"
+
+# fold_during PHASE_EVENT MIC_WAV: starts listen, has the mic say MIC_WAV once the command
+# capture started, folds at listen's PHASE_EVENT, checks the outcome, reconnects.
+fold_during() {
+  local phase=$1 mic=$2 out=/tmp/lab-fold-$1
+  peer wait slc 60 || die "no HFP service-level connection before folding at $phase"
+  peer mic /tmp/lab-silence.wav 0
+  pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
+  peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
+  timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 \
+    > $out.json 2> $out.err &
+  local listener=$! status=0
+  has() { grep -q "\"type\":\"$1\"" $out.json; }
+  # The awaited event, or listen's end (then the case fails, saying so).
+  reached() { has "$1" || ! kill -0 $listener 2>/dev/null; }
+  wait_for 120 has commandStarted || { kill $listener; cat $out.json $out.err; die "($phase) the capture did not start"; }
+  peer mic "$mic" 0.3 || die "the peer refused the mic WAV"
+  wait_for 240 reached "$phase" && has "$phase" || { kill $listener 2>/dev/null; cat $out.json $out.err; die "($phase) listen never reached $phase"; }
+  peer fold || die "the peer could not drop the link"
+  peer wait gone 10 || true
+  wait $listener || status=$?
+  echo "-- fold at $phase: listen exited $status"; cat $out.json $out.err
+  grep '"type":"error"' $out.json | grep -qi "not connected" || die "($phase) listen did not end with deviceNotConnected"
+  wait_for 20 not_connected || die "($phase) BlueZ still says connected after the fold"
+  local left
+  left=$(pactl list short sinks | grep -c bluez || true)
+  (( left == 0 )) || die "($phase) a bluez sink is left after the fold: $(pactl list short sinks)"
+  left=$(pactl list short source-outputs | wc -l)
+  (( left == 0 )) || die "($phase) a capture stream is left after the fold: $(pactl list short source-outputs)"
+  local start
+  start=$(now)
+  "$GA" connect "$GLASSES" || die "($phase) glasses-audio connect after the fold failed"
+  peer wait slc 60 || die "($phase) HFP did not come back after reconnecting"
+  timing reconnect "$(since "$start")"
+  wait_for 60 card_has bluez_card || die "($phase) no bluez card after reconnecting"
+}
+
+fold_during speechStarted /tmp/lab-mic-long.wav
+fold_during replyStarted /tmp/lab-mic-in.wav

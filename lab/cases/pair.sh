@@ -20,3 +20,9 @@ cat /tmp/lab-devices.txt
 grep -q "$GLASSES" /tmp/lab-devices.txt || die "glasses-audio devices does not list $GLASSES"
 "$GA" doctor > /tmp/lab-doctor.txt 2>&1; cat /tmp/lab-doctor.txt
 grep -qi "C0:C1:C2:C3:C4:C5\|hci0" /tmp/lab-doctor.txt || die "glasses-audio doctor does not name the adapter"
+# Auto-detection (no --backend) finds the sound server by its socket, however slowly it answers
+# under emulation (a 1 s protocol probe used to fall back to the simulated glasses here).
+"$GA" devices > /tmp/lab-devices-auto.txt 2> /tmp/lab-devices-auto.err || die "glasses-audio devices (auto) failed: $(cat /tmp/lab-devices-auto.err)"
+cat /tmp/lab-devices-auto.err
+grep -q "backend: pulse" /tmp/lab-devices-auto.err || die "auto-detection did not pick the sound server: $(cat /tmp/lab-devices-auto.err)"
+grep -q "$GLASSES" /tmp/lab-devices-auto.txt || die "glasses-audio devices (auto) does not list $GLASSES: $(cat /tmp/lab-devices-auto.txt)"

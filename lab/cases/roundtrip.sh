@@ -1,28 +1,41 @@
 # The voice round trip over a real SCO link: push-to-talk (`listen --now --once`, mediaFirst)
-# opens HFP, the glasses' mic says "hey glasses, what time is it", the assistant answers, the
-# reply arrives at the glasses' speaker, and the card goes back to A2DP.
+# opens HFP, the glasses' mic says "hey glasses, what time is it" once the capture has started
+# (the case watches listen's commandStarted event: state, not a delay), the assistant answers,
+# the reply's speech arrives at the glasses' speaker, and the card goes back to A2DP.
 [[ -x $GA ]] || die "glasses-audio is not built ($GA)"
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 # From A2DP with no SCO link, as mediaFirst expects to find the glasses.
 pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
+wait_for 30 active_profile_is a2dp || die "the card is not on A2DP before the round trip: $(pactl list cards | grep 'Active Profile')"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
 sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
-# The capture starts a few seconds after SCO is up (routeReady): the mic waits for it.
-peer mic /tmp/lab-mic-in.wav 6 || die "the peer refused the mic WAV"
+sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
+peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
+rm -rf /tmp/lab-commands; mkdir -p /tmp/lab-commands
 start=$(now)
+timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 --history /tmp/lab-commands \
+  > /tmp/lab-listen.json 2> /tmp/lab-listen.err &
+listener=$!
+started() { grep -q '"type":"commandStarted"' /tmp/lab-listen.json; }
+wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-listen.json /tmp/lab-listen.err; die "the capture did not start (no commandStarted)"; }
+timing roundtrip-capture-start "$(since "$start")"
+peer mic /tmp/lab-mic-in.wav 0.3 || die "the peer refused the mic WAV"
 status=0
-timeout --kill-after=10 300 "$GA" listen --now --once --json --backend pulse --seconds 240 > /tmp/lab-listen.json 2> /tmp/lab-listen.err || status=$?
+wait $listener || status=$?
 cat /tmp/lab-listen.json; cat /tmp/lab-listen.err
 timing roundtrip "$(since "$start")"
 answer=$(peer speaker-stop)
+peer status || true
+grep "mic-done" "$OUT/logs/peer-events.log" | tail -1 || true
+cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
+cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
 grep '"type":"transcript"' /tmp/lab-listen.json | grep -qi "time" || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
 grep -q '"type":"replyFinished"' /tmp/lab-listen.json || die "the reply did not finish"
-samples=$(awk '{print $1}' <<< "${answer#ok }")
-rms=$(sox /tmp/lab-reply.wav -n stat 2>&1 | awk '/RMS +amplitude/ {print $3}')
-echo "the glasses' speaker recorded $samples samples, RMS $rms"
-awk -v r="${rms:-0}" 'BEGIN { exit !(r > 0.01) }' || die "the reply did not reach the glasses' speaker (RMS ${rms:-none})"
-wait_for 30 active_profile_is a2dp || die "the card did not go back to A2DP: $(pactl list cards | grep 'Active Profile')"
+read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-reply.wav)
+echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level} (answer: ${answer#ok })"
+awk -v v="${voiced:-0}" 'BEGIN { exit !(v >= 0.8) }' || die "the reply's speech did not reach the glasses' speaker (${voiced:-0} s of sound in ${total:-0} s)"
+wait_for 60 active_profile_is a2dp || die "the card did not go back to A2DP: $(pactl list cards | grep 'Active Profile')"

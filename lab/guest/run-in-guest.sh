@@ -32,9 +32,15 @@ export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket
 dbus-daemon --session --fork --nopidfile --address="unix:path=$XDG_RUNTIME_DIR/bus" || fail_stack "session dbus-daemon did not start"
 export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
 
-btmon -w "$OUT/logs/btsnoop.log" > /dev/null 2>&1 &
+# btmon at a low priority, the glasses' peer at a real-time one: the peer stands for two
+# controllers (hardware, which nothing on the host can starve), and under TCG on a loaded
+# machine everything else in the guest (the sound server's SCO thread, the cases' sox and numpy)
+# took its CPU until HCI commands waited seconds behind audio (AVDTP Start timed out).
+nice -n 10 btmon -w "$OUT/logs/btsnoop.log" > /dev/null 2>&1 &
 PEER_SOCKET=/tmp/lab-peer.sock
-( cd "$LAB/peer" && exec python3 glasses_peer.py --control "$PEER_SOCKET" ) \
+PRIORITY=(chrt --rr 20)
+"${PRIORITY[@]}" true 2>/dev/null || PRIORITY=(nice -n -15)
+( cd "$LAB/peer" && exec "${PRIORITY[@]}" python3 glasses_peer.py --control "$PEER_SOCKET" ) \
   > "$OUT/logs/peer-events.log" 2> "$OUT/logs/peer.log" &
 for _ in $(seq 1200); do grep -q "^event .* ready" "$OUT/logs/peer-events.log" 2>/dev/null && break; sleep 0.2; done
 grep -q "^event .* ready" "$OUT/logs/peer-events.log" || fail_stack "the glasses peer did not start (see peer.log)"
@@ -68,7 +74,17 @@ timing stack-up "$(since "$t0")"
 
 export LAB OUT SERVER PEER_SOCKET REPO
 export GLASSES=F0:F1:F2:F3:F4:F5
-export GA=$REPO/.build/debug/glasses-audio
+# Our binary (a debug build, its voice stage busy) runs at a lower priority than the stack it
+# talks to: under TCG it took the CPU from the kernel's HCI work and the sound server until the
+# SCO audio arrived in late bursts that PulseAudio dropped. On real hardware the stack is not
+# starved by an app; here the app gets what is left.
+if [[ -x $REPO/.build/debug/glasses-audio ]]; then
+  printf '#!/bin/sh\nexec nice -n 10 %s "$@"\n' "$REPO/.build/debug/glasses-audio" > /tmp/lab-glasses-audio
+  chmod +x /tmp/lab-glasses-audio
+  export GA=/tmp/lab-glasses-audio
+else
+  export GA=$REPO/.build/debug/glasses-audio
+fi
 peer() { python3 "$LAB/peer/peerctl.py" "$PEER_SOCKET" "$@"; }
 export -f peer
 
@@ -80,7 +96,8 @@ for name in "${CASES[@]}"; do
   fi
   echo "bt-lab[$SERVER]: case $name"
   set +e
-  ( set -euo pipefail; source "$LAB/cases/lib.sh"; source "$script" ) > "$OUT/logs/case-$name.log" 2>&1
+  # What a case left running in the background (a listen it gave up on) ends with it.
+  ( set -euo pipefail; trap 'kill $(jobs -p) 2>/dev/null || true' EXIT; source "$LAB/cases/lib.sh"; source "$script" ) > "$OUT/logs/case-$name.log" 2>&1
   status=$?
   set -e +e
   took=$(since "$start")

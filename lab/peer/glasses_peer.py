@@ -14,6 +14,8 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     battery N                   AT+BIEV=2,N; answers what the AG answered (ok/error/no answer)
     apple-battery N             AT+XAPL then AT+IPHONEACCEV=1,1,<N/10 - 1>
     bvra                        AT+BVRA=1 (the button)
+    touch [KEY]                 a touch on the temple: AVRCP pass-through KEY (play, pause;
+                                default play) pressed then released; answers the AG's response
     mic PATH [DELAY]            the WAV (8 kHz mono s16) the mic says DELAY s into the next SCO link
     speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
     speaker-stop                closes the speaker WAV; answers the number of samples
@@ -35,7 +37,7 @@ import sys
 import time
 import wave
 
-from bumble import a2dp, avdtp, hci, hfp, rfcomm
+from bumble import a2dp, avc, avdtp, avrcp, hci, hfp, rfcomm
 from bumble.core import PhysicalTransport
 from bumble.device import Device, DeviceConfiguration
 from bumble.host import Host
@@ -50,6 +52,8 @@ logger = logging.getLogger("glasses-peer")
 AT_TIMEOUT = 15.0
 SCO_PAYLOAD = 48  # 3 ms of 8 kHz s16 mono, what the kernel's SCO sockets move per packet
 SCO_SAMPLE_RATE = 8000
+# At most this many packets at once when the mic is late (60 ms); beyond, the lateness is given up.
+MIC_MAX_BURST = 20
 
 
 def event(text: str) -> None:
@@ -117,6 +121,8 @@ class Glasses:
         self.sco_link = None
         self.mic_samples = b""
         self.mic_task: asyncio.Task | None = None
+        self.mic_late = 0  # packets' worth of time the mic gave up (the peer ran late)
+        self.mic_done = False
         self.speaker: wave.Wave_write | None = None
         self.speaker_samples = 0
         self.sco_first_buffer = False
@@ -126,6 +132,11 @@ class Glasses:
         self.a2dp_samples = 0
         self.decoder: SbcDecoder | None = None
         self.battery_sent: int | None = None
+        self.connection = None
+        # AVRCP: the glasses are a controller (their touch sends play/pause) and a target.
+        self.avrcp = avrcp.Protocol()
+        self.avrcp.on("start", lambda: event("avrcp-connected"))
+        self.avrcp.on("stop", lambda: event("avrcp-disconnected"))
 
     # -- HFP --------------------------------------------------------------------------------
 
@@ -181,7 +192,6 @@ class Glasses:
     def on_sco_connection(self, sco_link) -> None:
         self.sco_link = sco_link
         self.sco_first_buffer = False
-        sco_link.sink = self.on_sco_packet
         sco_link.on("disconnection", self.on_sco_disconnection)
         self.sco_up.set()
         self.sco_down.clear()
@@ -196,27 +206,42 @@ class Glasses:
         if self.mic_task:
             self.mic_task.cancel()
 
-    def on_sco_packet(self, packet: hci.HCI_SynchronousDataPacket) -> None:
+    def on_sco_data(self, data: bytes) -> None:
+        """What the AG sends over SCO (the glasses controller hands the payload over directly)."""
         if not self.sco_first_buffer:
             self.sco_first_buffer = True
-            event(f"sco-first-buffer bytes={len(packet.data)}")
+            event(f"sco-first-buffer bytes={len(data)}")
         if self.speaker:
-            self.speaker.writeframes(packet.data)
-            self.speaker_samples += len(packet.data) // 2
+            self.speaker.writeframes(data)
+            self.speaker_samples += len(data) // 2
 
     async def run_mic(self, sco_link) -> None:
-        """Sends the mic WAV (then silence) at 8 kHz, in bursts of 10 packets every 30 ms."""
+        """Sends the mic WAV (then silence) at 8 kHz, 10 packets every 30 ms.
+
+        A controller's SCO clock cannot run ahead: when the peer falls behind (TCG stalls the
+        VM for tens of milliseconds), the lost time is given up — the clock is re-based — and
+        never made up in a burst, which under emulation fed on itself (the AG answers each
+        packet with one of its own) until HCI commands waited seconds behind audio. The WAV's
+        samples are all sent, in order: the speech arrives intact, later."""
         position = 0
-        started = time.monotonic()
+        self.mic_done = False
+        clock = time.monotonic()
         sent = 0
         while True:
-            due = int((time.monotonic() - started) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
+            now = time.monotonic()
+            due = int((now - clock) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
+            if due - sent > MIC_MAX_BURST:
+                self.mic_late += due - sent - MIC_MAX_BURST
+                clock += (due - sent - MIC_MAX_BURST) * SCO_PAYLOAD / (SCO_SAMPLE_RATE * 2)
+                due = sent + MIC_MAX_BURST
             while sent < due:
                 chunk = self.mic_samples[position : position + SCO_PAYLOAD]
                 position += len(chunk)
-                chunk = chunk.ljust(SCO_PAYLOAD, b"\0")
-                self.device.host.send_sco_sdu(sco_link.handle, chunk)
+                self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
                 sent += 1
+            if position >= len(self.mic_samples) > 0 and not self.mic_done:
+                self.mic_done = True
+                event(f"mic-done samples={len(self.mic_samples) // 2} late-packets={self.mic_late}")
             await asyncio.sleep(0.03)
 
     def set_mic(self, path: str, delay: float = 0.0) -> str:
@@ -305,6 +330,25 @@ class Glasses:
         self.a2dp_path, self.a2dp_file = None, None
         return f"ok frames={self.a2dp_frames} samples={self.a2dp_samples} rate={rate}"
 
+    # -- AVRCP: the touch on the temple --------------------------------------------------------
+
+    async def touch(self, key: str) -> str:
+        operation = {"play": avc.PassThroughFrame.OperationId.PLAY,
+                     "pause": avc.PassThroughFrame.OperationId.PAUSE}.get(key)
+        if operation is None:
+            return f"error unknown key {key} (play, pause)"
+        if self.connection is None:
+            return "error not connected"
+        if self.avrcp.avctp_protocol is None:
+            event("avrcp-connecting")
+            await asyncio.wait_for(self.avrcp.connect(self.connection), AT_TIMEOUT)
+        answers = []
+        for pressed in (True, False):
+            response = await asyncio.wait_for(self.avrcp.send_key_event(operation, pressed), AT_TIMEOUT)
+            answers.append(getattr(response.response, "name", str(response.response)))
+        event(f"avrcp-key {key} {'/'.join(answers)}")
+        return "ok " + "/".join(answers)
+
     # -- link loss --------------------------------------------------------------------------
 
     def fold(self) -> str:
@@ -327,12 +371,14 @@ class Glasses:
         self.sco_down.set()
         self.a2dp_up.clear()
         self.hf = None
+        self.connection = None
         self.gone.set()
 
     def on_connection(self, connection) -> None:
         if connection.transport != PhysicalTransport.BR_EDR:
             return
         event(f"connected {connection.peer_address}")
+        self.connection = connection
         self.gone.clear()
         connection.on("disconnection", self.on_disconnection)
 
@@ -341,7 +387,7 @@ class Glasses:
             "address": str(self.device.public_address),
             "connected": bool(self.glasses_controller.classic_connections),
             "slc": self.slc.is_set(), "sco": self.sco_up.is_set(), "a2dp": self.a2dp_up.is_set(),
-            "battery_sent": self.battery_sent,
+            "battery_sent": self.battery_sent, "mic_late_packets": self.mic_late,
         })
 
     # -- the control socket -----------------------------------------------------------------
@@ -374,6 +420,8 @@ class Glasses:
             return await self.at(f"AT+IPHONEACCEV=1,1,{level}")
         if name == "bvra":
             return await self.at("AT+BVRA=1")
+        if name == "touch":
+            return await self.touch(arguments[0] if arguments else "play")
         if name == "mic" and arguments:
             return self.set_mic(arguments[0], float(arguments[1]) if len(arguments) > 1 else 0.0)
         if name == "speaker" and arguments:
@@ -424,13 +472,17 @@ async def main() -> None:
     host = Host(controller_source=glasses_controller, controller_sink=glasses_controller)
     device = Device(config=config, host=host)
     glasses = Glasses(device, glasses_controller, adapter)
+    glasses_controller.sco_data_sink = glasses.on_sco_data
 
     rfcomm_server = rfcomm.Server(device)
     channel = rfcomm_server.listen(glasses.on_dlc)
     device.sdp_service_records = {
         0x00010001: hfp.make_hf_sdp_records(0x00010001, channel, glasses.configuration()),
         0x00010002: a2dp.make_audio_sink_service_sdp_records(0x00010002),
+        0x00010003: avrcp.ControllerServiceSdpRecord(0x00010003).to_service_attributes(),
+        0x00010004: avrcp.TargetServiceSdpRecord(0x00010004).to_service_attributes(),
     }
+    glasses.avrcp.listen(device)
     listener = avdtp.Listener.for_device(device)
     listener.on("connection", glasses.on_avdtp_connection)
     device.on("sco_request", glasses.on_sco_request)

@@ -192,6 +192,23 @@ class LabController(Controller):
                 )
             )
 
+    # -- authentication: the host's stored link key first, as real controllers do -------------
+    #
+    # Stock Bumble goes straight to Secure Simple Pairing (IO Capability Request) on every
+    # Authentication Requested. A real controller first asks its host for a stored link key
+    # (Link Key Request); the kernel answers with the key it bonded, and the link is
+    # authenticated without pairing again. Without this, reconnecting after a fold re-paired
+    # under "No Bonding", the glasses refused (Authentication Failure) and every profile
+    # connect was refused. With no key the host answers negatively and pairing goes on as before.
+
+    def on_hci_authentication_requested_command(self, command) -> None:
+        connection = self.find_classic_connection_by_handle(command.connection_handle)
+        if connection is None:
+            super().on_hci_authentication_requested_command(command)
+            return
+        self._send_hci_command_status(hci.HCI_COMMAND_STATUS_PENDING, command.op_code)
+        self.send_hci_packet(hci.HCI_Link_Key_Request_Event(bd_addr=connection.peer_address))
+
     # -- link keys: P-192 unauthenticated (Just Works), which the kernel takes with E0 --------
 
     def send_hci_packet(self, packet) -> None:
@@ -207,16 +224,32 @@ class LabController(Controller):
             )
         super().send_hci_packet(packet)
 
-    # -- SCO data: carried to the controller at the other end of the link ---------------------
+    # -- SCO data: carried to the controller at the other end of the link, as raw bytes -------
+    #
+    # The audio path is the lab's hot path: 8 kHz CVSD in 48-byte packets is ~166 packets a
+    # second each way. Through Bumble's object model every packet is parsed, formatted for a
+    # debug log line (an f-string, built even with debug off) and re-serialised several times:
+    # ~75 us a packet natively, milliseconds under TCG, which backed the peer up until HCI
+    # commands (the SCO Disconnect) waited in the queue behind audio for tens of seconds and
+    # bluetoothd's AVDTP Start timed out. So SCO data never becomes an object here: the header
+    # is read from the bytes, the payload is handed on unchanged.
 
-    def on_hci_packet(self, packet) -> None:
-        if isinstance(packet, hci.HCI_SynchronousDataPacket):
-            self._forward_sco(packet)
+    # A controller whose host is our own glasses (not a kernel) may take SCO payloads directly.
+    sco_data_sink = None  # callable(bytes) -> None
+
+    def on_packet(self, packet: bytes) -> None:
+        if packet and packet[0] == hci.HCI_SYNCHRONOUS_DATA_PACKET:
+            if len(packet) >= 4:
+                self._forward_sco(int.from_bytes(packet[1:3], "little") & 0x0FFF, bytes(packet[4:]))
             return
-        super().on_hci_packet(packet)
+        super().on_packet(packet)
 
-    def _forward_sco(self, packet: hci.HCI_SynchronousDataPacket) -> None:
-        link = self.find_classic_sco_link_by_handle(packet.connection_handle)
+    def send_sco_from_host(self, handle: int, data: bytes) -> None:
+        """What the glasses' mic says: as if their host had sent it over HCI."""
+        self._forward_sco(handle, data)
+
+    def _forward_sco(self, handle: int, data: bytes) -> None:
+        link = self.find_classic_sco_link_by_handle(handle)
         if link is None:
             return
         peer = self.link.find_classic_controller(link.peer_address)
@@ -225,11 +258,12 @@ class LabController(Controller):
         peer_link = peer.sco_links.get(self.public_address)
         if peer_link is None or peer_link.handle == 0:
             return
-        peer.send_hci_packet(
-            hci.HCI_SynchronousDataPacket(
-                connection_handle=peer_link.handle,
-                packet_status=hci.HCI_SynchronousDataPacket.Status.CORRECTLY_RECEIVED_DATA,
-                data_total_length=len(packet.data),
-                data=packet.data,
-            )
-        )
+        peer.deliver_sco(peer_link.handle, data)
+
+    def deliver_sco(self, handle: int, data: bytes) -> None:
+        if self.sco_data_sink is not None:
+            self.sco_data_sink(data)
+        elif self.host is not None:
+            # Packet status 0 (correctly received) in bits 12-13 of the handle field.
+            self.host.on_packet(bytes((hci.HCI_SYNCHRONOUS_DATA_PACKET,)) + handle.to_bytes(2, "little")
+                                + bytes((len(data),)) + data)

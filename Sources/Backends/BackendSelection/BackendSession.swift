@@ -13,7 +13,7 @@ public import Simulator
 public final class BackendSession: Sendable {
     public let backend: any AudioDeviceBackend
     public let kind: BackendKind
-    /// Why this backend was chosen, in words ("--backend", "a PulseAudio server answered").
+    /// Why this backend was chosen, in words ("--backend", "a PulseAudio server listens at …").
     public let reason: String
     /// BlueZ, when it is combined with the sound server (see ``BluezAugmentedBackend``).
     public let bluez: BluezClient?
@@ -43,8 +43,8 @@ public final class BackendSession: Sendable {
         self.speakerOut = speakerOut
     }
 
-    /// Picks the backend (the setting, then `GLASSES_AUDIO_BACKEND`, then pulse if a server
-    /// answers, else simulated) and opens it.
+    /// Picks the backend (the setting, then `GLASSES_AUDIO_BACKEND`, then pulse if a server is
+    /// there — its socket accepts a connection — else simulated) and opens it.
     public static func open(_ settings: BackendSettings) async throws -> BackendSession {
         let (kind, reason) = try await choose(settings)
         if let device = settings.device, kind != .alsa {
@@ -98,10 +98,13 @@ public final class BackendSession: Sendable {
             }
             return (chosen, "GLASSES_AUDIO_BACKEND")
         }
-        if await PulseAudioBackend.serverAnswers(server: settings.server, timeout: .seconds(1)) {
-            return (.pulse, "a PulseAudio server answered")
+        // A present server is used even when it is slow to answer (it used to be probed for 1 s,
+        // and a loaded machine's server lost to the simulator); `open` then waits for it.
+        switch await PulseAudioBackend.presence(server: settings.server) {
+        case .listening(let path): return (.pulse, "a PulseAudio server listens at \(path)")
+        case .answered(let address): return (.pulse, "the PulseAudio server \(address) answered")
+        case .absent(let why): return (.simulated, "no PulseAudio server (\(why))")
         }
-        return (.simulated, "no PulseAudio server answered")
     }
 
     private static func simulatedSession(_ settings: BackendSettings, reason: String) throws -> BackendSession {

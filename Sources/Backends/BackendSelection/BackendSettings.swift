@@ -5,7 +5,7 @@ public import Simulator
 /// How to pick and set up a backend: what the CLI's flags and the daemon's configuration say.
 public struct BackendSettings: Sendable {
     /// The backend asked for; `nil` picks one (`GLASSES_AUDIO_BACKEND`, then pulse if a
-    /// server answers, else simulated).
+    /// server's socket accepts a connection, else simulated).
     public var kind: BackendKind?
     /// PulseAudio server to use (`nil`: `$PULSE_SERVER` or the user's).
     public var server: String?

@@ -23,6 +23,12 @@ final class PulseRecordStream: @unchecked Sendable {
     private var pending: [Float] = []
     private let frameSamples: Int
     private var finished = false
+    /// Whether the server has handed over audio yet. Holes before that are not kept: on a
+    /// Bluetooth HFP source PulseAudio 16 hands a new stream holes (no data) for seconds before
+    /// the SCO packets flow (seen in the lab under emulation; `parec` skips holes), and as zeros
+    /// they passed the readiness gate's "first buffer" and filled the capture with silence
+    /// while the user's first words were still on their way.
+    private var deliveredAudio = false
     private var detached = false
 
     private init(context: PulseContext, stream: OpaquePointer, source: String, format: PCMFormat,
@@ -82,8 +88,9 @@ final class PulseRecordStream: @unchecked Sendable {
             let count = bytes / MemoryLayout<Float>.size
             let usable = count - count % format.channels
             if let data {
+                deliveredAudio = true
                 pending.append(contentsOf: UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: usable))
-            } else {
+            } else if deliveredAudio {
                 pending.append(contentsOf: repeatElement(0, count: usable))  // a hole: the server dropped data; keep the clock true
             }
             pa_stream_drop(stream)

@@ -4,6 +4,7 @@ import AssistantService
 import AudioBackend
 import AudioCore
 import BackendSelection
+import BluezBackend
 import DeviceProfiles
 import Foundation
 import LocalAssistant
@@ -45,6 +46,11 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "Stop after one round trip.")
     var once = false
 
+    @Flag(help: ArgumentHelp(
+        "Push-to-talk on the glasses' touch (AVRCP play/pause) instead of the wake word: each touch captures a command.",
+        discussion: "bluetoothd hands the glasses' AVRCP keys to an input device of its own (uinput), read from /dev/input (root or the input group)."))
+    var button = false
+
     @Option(help: "voiceFirst (hold HFP, listen all the time) or mediaFirst (open HFP to listen, restore A2DP after).")
     var policy: SwitchingPolicy = .mediaFirst
 
@@ -69,6 +75,18 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "One JSON object per event.")
     var json = false
 
+    @Option(name: .customLong("end-silence"), parsing: .unconditional, help: ArgumentHelp(
+        "The pause that ends a command (0.2...5 seconds; default 0.7).",
+        discussion: "Longer on links that arrive in bursts with gaps (a loaded machine, the lab's emulated Bluetooth), where a gap would end the command mid-sentence.",
+        valueName: "seconds"), transform: DurationOption.endSilence.transform)
+    var endSilence: Duration?
+
+    @Option(name: .customLong("command-wait"), parsing: .unconditional, help: ArgumentHelp(
+        "How long to wait for the command to start once listening for it (1...60 seconds; default 8).",
+        discussion: "Longer where the mic's audio comes late (the lab's emulated Bluetooth on PulseAudio: seconds).",
+        valueName: "seconds"), transform: DurationOption.commandWait.transform)
+    var commandWait: Duration?
+
     @Flag(help: "Play a short sound when listening for the command starts and when it ends (samples/earcon-*.wav).")
     var earcons = false
 
@@ -91,14 +109,17 @@ struct Listen: AsyncParsableCommand {
     func pipelineFactory(engine: WakeEngine) throws -> @Sendable () throws -> VoicePipeline {
         let wake = self.wake
         let configuration = wake.configuration
-        if now && once { return { try VoicePipeline() } }  // push-to-talk once: no wake word to listen for
+        var endpointer = EndpointerConfiguration()
+        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
+        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
+        if button || (now && once) { return { [endpointer] in try VoicePipeline(endpointer: endpointer) } }  // push-to-talk: no wake word to listen for
         switch engine {
         case .auto, .dtw:
             let models = try wake.models()
-            return { try VoicePipeline(wakeModels: models, wake: configuration) }
+            return { [endpointer] in try VoicePipeline(wakeModels: models, wake: configuration, endpointer: endpointer) }
         case .neural:
             let heads = try wake.heads()
-            return { try VoicePipeline(scorer: try wake.neuralScorer(heads: heads)) }
+            return { [endpointer] in try VoicePipeline(scorer: try wake.neuralScorer(heads: heads), endpointer: endpointer) }
         }
     }
 
@@ -153,6 +174,14 @@ struct Listen: AsyncParsableCommand {
             }
             printStatus("listening on \(session.backend.name) for '\(keyword.joined(separator: "', '"))'; Ctrl-C stops")
         }
+        let touches: GlassesButtonReader?
+        do {
+            touches = try button ? await glassesButton(routes) : nil
+        } catch {
+            await routes.shutdown()
+            try? await session.closeAndReport()
+            throw error
+        }
         try await Interrupt().cancellable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -166,9 +195,19 @@ struct Listen: AsyncParsableCommand {
                         try EventPrinter.print(AssistantEvent(.routeChanged, time: clock.now, text: change.description), json: json)
                     }
                 }
-                assistant.trigger(skipWake: now)
+                if let touches {
+                    // Push-to-talk on the glasses: each touch is a trigger without the wake word.
+                    group.addTask {
+                        for await _ in touches.presses {
+                            if !json { printStatus("the glasses were touched: listening") }
+                            assistant.trigger(skipWake: true)
+                        }
+                    }
+                }
+                if !button || now { assistant.trigger(skipWake: now) }
                 // Until stopped, one round trip with --once, or --seconds (cancelled: it lets go of the route).
                 try await forAtMost(seconds) { await assistant.run() }
+                touches?.stop()
                 await routes.finish()  // the glasses go back to the profile they were found on
                 try await group.waitForAll()
             }
@@ -178,6 +217,22 @@ struct Listen: AsyncParsableCommand {
 }
 
 extension Listen {
+    /// The reader of the connected glasses' touches (`--button`).
+    func glassesButton(_ routes: RouteService) async throws -> GlassesButtonReader {
+        guard let glasses = await routes.devices.first(where: { $0.linkState == .connected }) else {
+            throw CLIError("--button: no glasses are connected")
+        }
+        let reader: GlassesButtonReader
+        do {
+            reader = try GlassesButtonReader(address: glasses.id.rawValue, name: glasses.name.isEmpty ? nil : glasses.name)
+        } catch {
+            throw CLIError("--button: \(error)")
+        }
+        // On stderr even with --json: it says where the touches are read from.
+        printStatus("--button: a touch on \(glasses.id.rawValue) (AVRCP play/pause) starts a command; \(reader.state)")
+        return reader
+    }
+
     /// The earcons' sounds, from the `samples` folder (none without `--earcons`).
     func earconSounds() throws -> [Earcon: AudioBuffer] {
         guard earcons else { return [:] }

@@ -21,6 +21,10 @@ struct DurationOption: Sendable {
     static let timeout = DurationOption(0.1...3600)
     /// How long to capture, meter or watch: up to a day.
     static let length = DurationOption(0.01...86_400)
+    /// The pause that ends a spoken command: from a breath to a long hesitation.
+    static let endSilence = DurationOption(0.2...5)
+    /// How long a command may take to start.
+    static let commandWait = DurationOption(1...60)
     /// Between two meter readings.
     static let meterInterval = DurationOption(0.01...10)
     /// When a scripted step happens, from the start: up to a day.

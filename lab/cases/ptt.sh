@@ -1,0 +1,37 @@
+# Push-to-talk on the glasses' touch: `listen --button --once` (mediaFirst) waits on A2DP, the
+# glasses send AVRCP PLAY, bluetoothd's input device hands the key to glasses-audio, which
+# captures a command without the wake word; the mic says "what time is it", the reply's speech
+# reaches the glasses' speaker. Run after touch (which shows the key path works at all).
+[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+connected || die "run pair first: the glasses are not connected"
+pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
+wait_for 30 active_profile_is a2dp || die "the card is not on A2DP: $(pactl list cards | grep 'Active Profile')"
+peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
+sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
+sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
+peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
+peer speaker /tmp/lab-ptt-reply.wav
+start=$(now)
+timeout --kill-after=10 420 "$GA" listen --button --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 \
+  > /tmp/lab-ptt.json 2> /tmp/lab-ptt.err &
+listener=$!
+reading() { grep -q "^--button:.*reading /dev/input" /tmp/lab-ptt.err; }
+wait_for 60 reading || { kill $listener 2>/dev/null; cat /tmp/lab-ptt.err; die "listen --button is not reading the glasses' input device"; }
+grep -q '"type":"commandStarted"' /tmp/lab-ptt.json && die "a command started before the touch"
+answer=$(peer touch play) || die "touch: $answer"
+echo "touch answered ${answer#ok }"
+started() { grep -q '"type":"commandStarted"' /tmp/lab-ptt.json; }
+wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-ptt.json /tmp/lab-ptt.err; die "the touch did not start a command"; }
+timing ptt-capture-start "$(since "$start")"
+peer mic /tmp/lab-mic-in.wav 0.3 || die "the peer refused the mic WAV"
+status=0
+wait $listener || status=$?
+cat /tmp/lab-ptt.json; cat /tmp/lab-ptt.err
+answer=$(peer speaker-stop)
+(( status == 0 )) || die "glasses-audio listen --button exited $status"
+grep -q '"type":"wake"' /tmp/lab-ptt.json && die "the wake word was involved"
+grep '"type":"transcript"' /tmp/lab-ptt.json | grep -qi "time" || die "the transcript does not say 'time': $(grep transcript /tmp/lab-ptt.json)"
+read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-ptt-reply.wav)
+echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level}"
+awk -v v="${voiced:-0}" 'BEGIN { exit !(v >= 0.8) }' || die "the reply's speech did not reach the glasses' speaker (${voiced:-0} s of sound)"
+wait_for 60 active_profile_is a2dp || die "the card did not go back to A2DP: $(pactl list cards | grep 'Active Profile')"
