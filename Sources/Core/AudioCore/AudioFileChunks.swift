@@ -87,16 +87,15 @@ public final class AudioFileChunks {
                 if frames == OP_HOLE { continue }
                 if frames < 0 {
                     finish()
-                    let seconds = String(format: "%.2f", Double(framesRead + samples.count / max(1, format.channels)) / 48000)
-                    let broken = AudioFileError.Problem.truncated("the stream breaks off after \(seconds) s (\(OggOpusFile.describe(frames)))")
+                    let broken = OggOpusFile.brokenOff(afterFrames: framesRead + samples.count / max(1, format.channels), code: frames)
                     guard recovering else { throw AudioFileError(path: path, problem: broken) }
                     damage = broken
                     break
                 }
                 if frames == 0 {
                     finish()
-                    if recovering, let cut = OggPageScan.cutPage(path) {
-                        damage = .truncated("the file ends inside an Ogg page (\(cut.present) of its \(cut.expected) bytes, at byte \(cut.offset))")
+                    if recovering {
+                        damage = OggOpusFile.cutInsidePage(path, wholeFrames: framesRead + samples.count / max(1, format.channels))
                     }
                     break
                 }

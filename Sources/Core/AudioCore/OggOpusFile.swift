@@ -63,17 +63,13 @@ public enum OggOpusFile {
             }
             if frames == OP_HOLE { continue }
             if frames < 0 {
-                damage = .truncated("the stream breaks off after \(String(format: "%.2f", Double(samples.count / max(1, channels)) / 48000)) s (\(Self.describe(frames)))")
+                damage = brokenOff(afterFrames: samples.count / max(1, channels), code: frames)
                 break
             }
             if frames == 0 { break }
             samples.append(contentsOf: chunk[0..<(Int(frames) * channels)])
         }
-        if damage == nil, let cut = OggPageScan.cutPage(path) {
-            damage = .truncated(
-                "the file ends inside an Ogg page (\(cut.present) of its \(cut.expected) bytes, at byte \(cut.offset)); "
-                    + "the \(String(format: "%.2f", Double(samples.count / max(1, channels)) / 48000)) s before it are whole")
-        }
+        if damage == nil { damage = cutInsidePage(path, wholeFrames: samples.count / max(1, channels)) }
         guard !samples.isEmpty else { throw AudioFileError(path: path, problem: damage ?? .empty) }
         let decoded = AudioBuffer(format: PCMFormat(sampleRate: 48000, channels: channels), samples: samples)
         guard originalRate, inputRate != 48000, PCMFormat.supportedRates.contains(inputRate) else {
@@ -84,6 +80,21 @@ public enum OggOpusFile {
         } catch {
             throw AudioFileError(path: path, problem: .codec(error.description))
         }
+    }
+
+    /// The damage of a stream that broke off (opusfile's `code`) after `frames` at 48 kHz: the
+    /// one wording for a whole-file read and a chunked one.
+    static func brokenOff(afterFrames frames: Int, code: Int32) -> AudioFileError.Problem {
+        .truncated("the stream breaks off after \(String(format: "%.2f", Double(frames) / 48000)) s (\(describe(code)))")
+    }
+
+    /// The damage of a file that ends inside an Ogg page, if it does, after `wholeFrames` of
+    /// complete pages at 48 kHz.
+    static func cutInsidePage(_ path: String, wholeFrames: Int) -> AudioFileError.Problem? {
+        guard let cut = OggPageScan.cutPage(path) else { return nil }
+        return .truncated(
+            "the file ends inside an Ogg page (\(cut.present) of its \(cut.expected) bytes, at byte \(cut.offset)); "
+                + "the \(String(format: "%.2f", Double(wholeFrames) / 48000)) s before it are whole")
     }
 
     /// opusfile's error codes in words.
