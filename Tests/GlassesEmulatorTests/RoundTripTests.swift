@@ -66,7 +66,7 @@ struct RoundTripTests {
         let segments = try speech(in: played)
         #expect(!segments.isEmpty, "no speech at the speaker")
         let spoken = (segments.last!.end - segments.first!.start)
-        #expect(spoken > 0.6 && spoken < 3, "a reply of \(reply.count) characters lasted \(spoken) s; the speaker played \(played.duration) s, speech at \(segments)")
+        #expect(spoken > 0.6 && spoken < 3, "a reply of \(reply.count) characters lasted \(spoken) s; the speaker played \(played.duration) s, speech at \(segments); events: \(events.map { "\($0.type) \($0.text ?? "")" })")
         #expect(backend.glasses(id)?.activeProfile == .media, "A2DP is restored")
     }
 
