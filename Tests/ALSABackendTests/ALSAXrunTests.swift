@@ -25,8 +25,10 @@ struct ALSAXrunTests {
             configuration: try ALSAConfigTree(files: config.files), onEvent: seen.append)
         let tone = Signals.sine(frequency: 440, rate: 16000, seconds: 0.1).samples
         try pcm.write(tone)
-        // The writer stalls until libasound says the buffer ran dry (set-up, not a timing assertion).
-        #expect(Poll.until({ pcm.available() < 0 }), "the PCM never underran: avail \(pcm.available())")
+        // The writer stalls until libasound says the buffer ran dry (set-up, not a timing
+        // assertion). The pulse plugin learns of it from the server's underflow notice, which
+        // took over 10 s once with the machine 12 deep: the guard is a minute.
+        #expect(Poll.until({ pcm.available() < 0 }, attempts: 1200), "the PCM never underran: avail \(pcm.available())")
         try pcm.write(tone)
         // The stall's underrun is reported and recovered; on a loaded machine the second write
         // (0.1 s through a 40 ms buffer) may run dry again, and each such one is reported too.
