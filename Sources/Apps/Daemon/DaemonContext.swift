@@ -1,3 +1,4 @@
+import AssistantAssembly
 public import AssistantService
 public import AssistantSocket
 import AudioBackend
@@ -55,11 +56,12 @@ public struct DaemonContext: Sendable {
             backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy),
             logger: Logger(label: "route", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         let assistantState = AssistantState(settings: settings)
+        let wakeEngines = WakeEngines()
         let wyoming: WyomingServer
         let wyomingNotices: AsyncStream<WyomingNotice>
         do {
             (wyoming, wyomingNotices) = try await WyomingAssembly.bind(
-                configuration: configuration, state: assistantState,
+                configuration: configuration, state: assistantState, engines: wakeEngines,
                 logger: Logger(label: "wyoming", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         } catch {
             _ = try? await session.close()
@@ -71,9 +73,9 @@ public struct DaemonContext: Sendable {
             logger: Logger(label: "assistant-socket", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         let assistant: AssistantService
         do {
-            assistant = try AssistantAssembly.make(
+            assistant = try DaemonAssistant.make(
                 routes: routes, state: assistantState, configuration: configuration,
-                store: store, wyoming: wyoming, sockets: assistantSockets,
+                store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines,
                 logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
         } catch {
             await wyoming.close()
