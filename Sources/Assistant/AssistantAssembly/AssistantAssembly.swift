@@ -2,7 +2,7 @@ public import Assistant
 public import AssistantService
 public import Logging
 public import RouteService
-import Speech
+public import Speech
 
 /// The one place the assistant is put together, for `glasses-audio listen` and the daemon
 /// alike: the backend (with its history kept, when asked), espeak-ng for the replies, the voice
@@ -16,16 +16,20 @@ public struct AssistantAssembly: Sendable {
     public var alsoKeep: HistoryKeepingBackend.AlsoKeep
     public var configuration: AssistantService.Configuration
     public var voiceStage: VoiceStage
+    /// The voice in force, asked as each reply starts (the daemon's settings); `nil`:
+    /// `configuration.speech` throughout.
+    public var voice: (@Sendable () -> SpeechSettings)?
 
     public init(
         backend: any AssistantBackend, history: CommandHistory? = nil, alsoKeep: @escaping HistoryKeepingBackend.AlsoKeep = { _, _, _ in },
-        configuration: AssistantService.Configuration, voiceStage: VoiceStage
+        configuration: AssistantService.Configuration, voiceStage: VoiceStage, voice: (@Sendable () -> SpeechSettings)? = nil
     ) {
         self.backend = backend
         self.history = history
         self.alsoKeep = alsoKeep
         self.configuration = configuration
         self.voiceStage = voiceStage
+        self.voice = voice
     }
 
     /// The assistant on `routes`, on the route service's clock.
@@ -33,6 +37,6 @@ public struct AssistantAssembly: Sendable {
         let kept: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: $0, logger: logger, alsoKeep: alsoKeep) } ?? backend
         return AssistantService(
             routes: routes, backend: kept, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: logger,
-            pipeline: { [voiceStage] in try voiceStage.makePipeline() })
+            voice: voice, pipeline: { [voiceStage] in try voiceStage.makePipeline() })
     }
 }

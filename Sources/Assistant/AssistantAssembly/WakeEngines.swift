@@ -35,8 +35,5 @@ public struct WakeWordSetting: Sendable, Equatable {
     /// 0...1, higher = more detections.
     public var sensitivity: Double
 
-    public init(phrase: String, sensitivity: Double) {
-        self.phrase = phrase
-        self.sensitivity = sensitivity
-    }
+    public init(phrase: String, sensitivity: Double) { (self.phrase, self.sensitivity) = (phrase, sensitivity) }
 }

@@ -7,14 +7,14 @@ import Foundation
 import LocalAssistant
 import Logging
 import RouteService
-import Speech
 import Store
 import WakeRuntime
 import WyomingServer
 
 /// The daemon's assistant, put together by ``AssistantAssembly``: the backend its configuration
-/// names, every round trip kept in `DATA_DIR/commands` and the conversation store, espeak-ng,
-/// and a voice stage whose wake word is the one in the settings when a route opens, on the
+/// names, every round trip kept in `DATA_DIR/commands` and the conversation store, espeak-ng
+/// in the settings' voice as each reply starts, the local backend's name and wake phrase as
+/// each answer is made, and a voice stage whose wake word is the one in the settings when a route opens, on the
 /// engine `WakeEngineChoice` picks for it then (`engines`, shared with the Wyoming wake-word
 /// service). The wake word's own echo canceller follows the engine of each route's pipeline
 /// (``VoiceStage/wakeEchoCanceller(under:)``): a head prepared, or a phrase changed, while the
@@ -27,7 +27,7 @@ enum DaemonAssistant {
         let settings = state.settings
         let backend: any AssistantBackend
         switch configuration.assistantBackend {
-        case .local: backend = try LocalAssistantBackend(assistantName: settings.name, wakePhrase: settings.wakeWord.keyword)
+        case .local: backend = try LocalAssistantBackend(identity: { state.identity })
         case .homeAssistant: backend = WyomingSatelliteBackend(link: wyoming.satellite)
         case .websocket: backend = WebSocketAssistantBackend(hub: sockets)
         }
@@ -43,17 +43,8 @@ enum DaemonAssistant {
                         capturedAt: utterance.capturedAt, wakeWord: utterance.wakeWord, audioFile: kept.map { folder + "/" + $0.audio },
                         duration: utterance.audio.duration, heard: reply.heard, reply: reply.answer, repliedAt: Date()))
             },
-            configuration: .init(
-                assistant: .init(policy: configuration.policy), speech: SpeechSettings(rate: settings.voice.rate, volume: settings.voice.volume)),
-            voiceStage: VoiceStage(wake: .live(engines, current: { state.wakeWord })))
+            configuration: .init(assistant: .init(policy: configuration.policy)),
+            voiceStage: VoiceStage(wake: .live(engines, current: { state.wakeWord })), voice: { state.speech })
         return assembly.make(routes: routes, logger: logger)
-    }
-}
-
-extension AssistantState {
-    /// The wake word in force, as the voice stage takes it.
-    var wakeWord: WakeWordSetting {
-        let wake = settings.wakeWord
-        return WakeWordSetting(phrase: wake.keyword, sensitivity: wake.sensitivity)
     }
 }

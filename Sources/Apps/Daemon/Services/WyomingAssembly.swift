@@ -8,17 +8,20 @@ import WyomingServer
 
 /// Binds the Wyoming server (satellite for Home Assistant, wake-word service with the
 /// settings' wake word, on the engine `engines` has for it) on `bind`:`wyoming-port`, its
-/// notices collected for the event bus.
+/// notices collected for the event bus. The wake word is the one in the settings when asked:
+/// `describe` lists it from the next connection, a stream detects it from its `audio-start`.
 enum WyomingAssembly {
     static func bind(
         configuration: DaemonConfiguration, state: AssistantState, engines: WakeEngines, logger: Logger
     ) async throws -> (WyomingServer, AsyncStream<WyomingNotice>) {
-        let wake = state.wakeWord
-        // Loaded once: every client stream gets a fresh scorer over the same models.
-        _ = try engines.engine(for: wake.phrase)
-        let engine = WakeWordEngine(words: [.init(name: WakeWordEngine.name(forPhrase: wake.phrase), phrase: wake.phrase)]) {
-            try engines.makeScorer(for: wake)
-        }
+        // Loaded once per phrase: every client stream gets a fresh scorer over the same models.
+        _ = try engines.engine(for: state.wakeWord.phrase)
+        let engine = WakeWordEngine(
+            currentWords: {
+                let phrase = state.wakeWord.phrase
+                return [.init(name: WakeWordEngine.name(forPhrase: phrase), phrase: phrase)]
+            },
+            makeScorer: { try engines.makeScorer(for: state.wakeWord) })
         let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self, bufferingPolicy: .bufferingNewest(1000))
         let host = configuration.wyomingHost
         let server = try await WyomingServer.bind(
