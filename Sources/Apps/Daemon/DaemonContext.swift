@@ -37,8 +37,9 @@ public struct DaemonContext: Sendable {
 
     /// Opens everything in order; what was opened is closed again if a later step fails.
     public static func open(
-        _ configuration: DaemonConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+        _ configuration: DaemonConfiguration, loggers: DaemonLoggers, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws -> DaemonContext {
+        let logger = loggers.daemon
         let data = configuration.dataDirectory
         let dataFolder = try DataDirectory.open(data, logger: logger)
         let apiKey = try APIKey.loadOrCreate(in: data)
@@ -54,7 +55,7 @@ public struct DaemonContext: Sendable {
         logger.info("backend: \(session.kind.rawValue) (\(session.reason))")
         let routes = RouteService(
             backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy),
-            logger: Logger(label: "route", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+            logger: loggers.route)
         let assistantState = AssistantState(settings: settings)
         let wakeEngines = WakeEngines()
         let wyoming: WyomingServer
@@ -62,7 +63,7 @@ public struct DaemonContext: Sendable {
         do {
             (wyoming, wyomingNotices) = try await WyomingAssembly.bind(
                 configuration: configuration, state: assistantState, engines: wakeEngines,
-                logger: Logger(label: "wyoming", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+                logger: loggers.wyoming)
         } catch {
             _ = try? await session.close()
             throw DaemonError(
@@ -70,13 +71,13 @@ public struct DaemonContext: Sendable {
                     error, what: "the Wyoming server", host: configuration.wyomingHost, port: configuration.wyomingPort, flag: "--wyoming-port"))
         }
         let assistantSockets = AssistantSocketHub(
-            logger: Logger(label: "assistant-socket", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+            logger: loggers.assistantSocket)
         let assistant: AssistantService
         do {
             assistant = try DaemonAssistant.make(
                 routes: routes, state: assistantState, configuration: configuration,
                 store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines,
-                logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+                logger: loggers.assistant)
         } catch {
             await wyoming.close()
             _ = try? await session.close()
