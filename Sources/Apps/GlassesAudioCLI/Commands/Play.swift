@@ -15,9 +15,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Sink (speaker) to play to, by name or device address (default: the glasses').")
     var sink: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
-            transform: DurationOption.timeout.transform)
-    var timeout: Duration = .seconds(10)
+    @OptionGroup var routeWait: RouteWaitOption
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -44,9 +42,9 @@ struct Play: AsyncParsableCommand {
         }
         var level = LevelAccumulator()
         let sinkName = try await BackendSession.withRoutes(
-            backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: timeout), failure: { CLIError("playback of \(file) failed: \($0)") }
+            backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: routeWait.timeout), failure: { CLIError("playback of \(file) failed: \($0)") }
         ) { _, routes in
-            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: format, wait: timeout)
+            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: format, wait: routeWait.timeout)
             let sinkName = playback.sink
             if !json {
                 let length = chunks.frameCount.map { String(format: "%.2f s of ", Double($0) / Double(format.sampleRate)) } ?? ""

@@ -31,9 +31,7 @@ struct Record: AsyncParsableCommand {
             transform: CountOption.bitrate.transform)
     var bitrate: Int = 24000
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
-            transform: DurationOption.timeout.transform)
-    var timeout: Duration = .seconds(10)
+    @OptionGroup var routeWait: RouteWaitOption
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -79,12 +77,12 @@ struct Record: AsyncParsableCommand {
         let sourceName: String
         do {
             (failure, sourceName) = try await BackendSession.withRoutes(
-                backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: timeout),
+                backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: routeWait.timeout),
                 failure: { CLIError("nothing was recorded: \($0)") }
             ) { _, routes in
                 var sourceName = source ?? "default"
                 do {
-                    let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: timeout)
+                    let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: routeWait.timeout)
                     sourceName = capture.source
                     try await record(capture.frames, from: sourceName, to: writer, interrupt: interrupt)
                     return (nil, sourceName)
