@@ -28,24 +28,25 @@ struct AssistantServiceOwnerTests {
     struct Rig {
         let simulated: SimulatedBackend
         let glasses: DeviceIdentifier
-        let clock: ManualClock
+        /// The simulation and the one manual clock everything here runs on.
+        let time: ManualSimulation
         let routes: RouteService
         let outputs: AsyncStream<RoutingOutput>
 
-        /// Glasses on A2DP that take `switchMilliseconds` to switch to HFP; their mic hears
-        /// silence, or `mic` over and over.
-        static func make(switchMilliseconds: Int = 300, mic: AudioBuffer? = nil) async throws -> Rig {
+        /// Glasses on A2DP that take `switchDelay` to switch to HFP; their mic hears silence,
+        /// or `mic` over and over.
+        static func make(switchDelay: Duration = .milliseconds(300), mic: AudioBuffer? = nil) async throws -> Rig {
             let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ?? "profiles")
             let simulated = SimulatedBackend()
             let mic = mic ?? AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [Float](repeating: 0, count: 16000))
             let id = simulated.pair(try #require(library.profile(id: "ray-ban-meta-gen-2")), mic: MicFeed(signal: mic, mode: .loop))
             for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try simulated.control(id, control) }
-            simulated.setProfileSwitchDelay(id, milliseconds: switchMilliseconds)
-            let clock = ManualClock()
-            let routes = RouteService(backend: simulated, clock: ServiceClock(clock), logger: quiet)
+            simulated.setProfileSwitchDelay(id, switchDelay)
+            let time = ManualSimulation(backend: simulated)
+            let routes = RouteService(backend: simulated, clock: time.serviceClock, logger: quiet)
             let outputs = await routes.observe()
             try await routes.start()
-            return Rig(simulated: simulated, glasses: id, clock: clock, routes: routes, outputs: outputs)
+            return Rig(simulated: simulated, glasses: id, time: time, routes: routes, outputs: outputs)
         }
 
         /// Lets the glasses go back to A2DP (simulated time moves), then ends the route service.
@@ -60,23 +61,14 @@ struct AssistantServiceOwnerTests {
         ) -> AssistantService {
             AssistantService(
                 routes: routes, backend: backend, synthesizer: EspeakSpeech(),
-                configuration: .init(assistant: configuration), clock: ServiceClock(clock), logger: quiet,
+                configuration: .init(assistant: configuration), clock: time.serviceClock, logger: quiet,
                 pipeline: pipeline)
         }
 
-        /// Moves the simulation and the clock forward in 20 ms steps until `done` says so
-        /// (each step lets the actors run); false if `limit` of simulated time passed first.
+        /// Moves the simulation and the clock forward until `done` says so; false if `limit`
+        /// of simulated time passed first.
         func advance(upTo limit: Duration, until done: () async -> Bool) async -> Bool {
-            var elapsed = Duration.zero
-            while elapsed < limit {
-                if await done() { return true }
-                simulated.advance(milliseconds: 20)
-                clock.advance(by: .milliseconds(20))
-                elapsed += .milliseconds(20)
-                for _ in 0..<20 { await Task.yield() }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            return await done()
+            await time.advance(upTo: limit, until: done)
         }
     }
 

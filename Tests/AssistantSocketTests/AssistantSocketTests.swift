@@ -70,85 +70,92 @@ struct AssistantSocketTests {
 
     @Test func backendAnswersWithTextAndGetsPCMWithMetadata() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let child = try await server.backend("answer")
-        let command = try utterance()
-        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: command)
-        #expect(reply == AssistantReply(heard: "what time is it", answer: "It is noon."))
-        let summary = try await SocketServer.summary(child)
-        #expect((summary["hello"] as? [String: Any])?["format"] as? String == "pcm_s16le")
-        let header = try #require(summary["command"] as? [String: Any])
-        #expect(header["wake_word"] as? String == "hey glasses")
-        #expect(header["format"] as? String == "pcm_s16le")
-        #expect(header["rate"] as? Int == 16000)
-        #expect(header["link_rate"] as? Int == 16000)
-        #expect((header["events"] as? [[String: Any]])?.map { $0["type"] as? String } == ["wake", "speechStarted", "speechStopped"])
-        #expect(summary["audio_bytes"] as? Int == command.audio.frameCount * 2)
+        try await withTeardown({ await server.stop() }) {
+            let child = try await server.backend("answer")
+            let command = try utterance()
+            let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: command)
+            #expect(reply == AssistantReply(heard: "what time is it", answer: "It is noon."))
+            let summary = try await SocketServer.summary(child)
+            #expect((summary["hello"] as? [String: Any])?["format"] as? String == "pcm_s16le")
+            let header = try #require(summary["command"] as? [String: Any])
+            #expect(header["wake_word"] as? String == "hey glasses")
+            #expect(header["format"] as? String == "pcm_s16le")
+            #expect(header["rate"] as? Int == 16000)
+            #expect(header["link_rate"] as? Int == 16000)
+            #expect((header["events"] as? [[String: Any]])?.map { $0["type"] as? String } == ["wake", "speechStarted", "speechStopped"])
+            #expect(summary["audio_bytes"] as? Int == command.audio.frameCount * 2)
+        }
     }
 
     @Test func oggOpusOnRequest() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let child = try await server.backend("answer", query: "?format=ogg_opus")
-        let command = try utterance()
-        _ = try await WebSocketAssistantBackend(hub: server.hub).respond(to: command)
-        let summary = try await SocketServer.summary(child)
-        #expect(summary["audio_magic"] as? String == "OggS")
-        #expect((summary["audio_bytes"] as? Int ?? .max) < command.audio.frameCount * 2 / 4)
+        try await withTeardown({ await server.stop() }) {
+            let child = try await server.backend("answer", query: "?format=ogg_opus")
+            let command = try utterance()
+            _ = try await WebSocketAssistantBackend(hub: server.hub).respond(to: command)
+            let summary = try await SocketServer.summary(child)
+            #expect(summary["audio_magic"] as? String == "OggS")
+            #expect((summary["audio_bytes"] as? Int ?? .max) < command.audio.frameCount * 2 / 4)
+        }
     }
 
     @Test func backendAnswersWithAudioToPlay() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let child = try await server.backend("audio")
-        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(60)))
-        #expect(reply.heard == "play a tone")
-        let audio = try #require(reply.audio)
-        #expect(audio.format.sampleRate == 22050)
-        #expect(audio.frameCount == 11025)
-        _ = try await SocketServer.summary(child)
+        try await withTeardown({ await server.stop() }) {
+            let child = try await server.backend("audio")
+            let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(60)))
+            #expect(reply.heard == "play a tone")
+            let audio = try #require(reply.audio)
+            #expect(audio.format.sampleRate == 22050)
+            #expect(audio.frameCount == 11025)
+            _ = try await SocketServer.summary(child)
+        }
     }
 
     @Test func silentBackendGivesTheSpokenTimeout() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let child = try await server.backend("silent")
-        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .milliseconds(300)))
-        #expect(reply.answer == "The assistant backend did not answer.")
-        child.signal(SIGTERM)
-        _ = try await offCooperativePool { child.finish() }
+        try await withTeardown({ await server.stop() }) {
+            let child = try await server.backend("silent")
+            let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .milliseconds(300)))
+            #expect(reply.answer == "The assistant backend did not answer.")
+            child.signal(SIGTERM)
+            _ = try await offCooperativePool { child.finish() }
+        }
     }
 
     @Test func backendThatLeavesMidCommandGivesTheSpokenError() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let child = try await server.backend("disconnect")
-        // A long timeout: the answer must come from the disconnect, not from the clock.
-        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(600)))
-        #expect(reply.answer == "The assistant backend disconnected.")
-        _ = try await SocketServer.summary(child)
+        try await withTeardown({ await server.stop() }) {
+            let child = try await server.backend("disconnect")
+            // A long timeout: the answer must come from the disconnect, not from the clock.
+            let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(600)))
+            #expect(reply.answer == "The assistant backend disconnected.")
+            _ = try await SocketServer.summary(child)
+        }
     }
 
     @Test func backendErrorAndNoBackendAreSpoken() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let none = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance())
-        #expect(none.answer == "No assistant backend is connected.")
-        let child = try await server.backend("error")
-        await #expect(throws: AssistantSocketError.backendError("model overloaded")) {
-            try await WebSocketAssistantBackend(hub: server.hub).answer(try utterance(timeLimit: .seconds(60)))
+        try await withTeardown({ await server.stop() }) {
+            let none = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance())
+            #expect(none.answer == "No assistant backend is connected.")
+            let child = try await server.backend("error")
+            await #expect(throws: AssistantSocketError.backendError("model overloaded")) {
+                try await WebSocketAssistantBackend(hub: server.hub).answer(try utterance(timeLimit: .seconds(60)))
+            }
+            _ = try await SocketServer.summary(child)
         }
-        _ = try await SocketServer.summary(child)
     }
 
     @Test func badMessagesAreAnsweredAndTheCommandStillCompletes() async throws {
         let server = try await SocketServer.start()
-        defer { Task { await server.stop() } }
-        let child = try await server.backend("junk-then-answer")
-        let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(60)))
-        #expect(reply.answer == "It is noon.")
-        let summary = try await SocketServer.summary(child)
-        #expect((summary["complaint"] as? [String: Any])?["type"] as? String == "error")
-        #expect(((summary["complaint_id"] as? [String: Any])?["text"] as? String)?.contains("999") == true)
+        try await withTeardown({ await server.stop() }) {
+            let child = try await server.backend("junk-then-answer")
+            let reply = try await WebSocketAssistantBackend(hub: server.hub).respond(to: try utterance(timeLimit: .seconds(60)))
+            #expect(reply.answer == "It is noon.")
+            let summary = try await SocketServer.summary(child)
+            #expect((summary["complaint"] as? [String: Any])?["type"] as? String == "error")
+            #expect(((summary["complaint_id"] as? [String: Any])?["text"] as? String)?.contains("999") == true)
+        }
     }
 }

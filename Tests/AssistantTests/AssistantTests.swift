@@ -25,7 +25,7 @@ struct AssistantTests {
         #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening", "scheduleTick"])
         #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
-        #expect(captured.contains(.handOver(segment)))
+        #expect(captured.contains(.handOver(segment, timeLimit: Assistant.Configuration().replyTimeout)))
         #expect(machine.phase == .thinking)
         let reply = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(3))
         #expect(types(reply) == ["transcript", "replyStarted", "speak"])

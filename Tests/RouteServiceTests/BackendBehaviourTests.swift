@@ -32,9 +32,9 @@ final class SimulatedHarness: BackendHarness, @unchecked Sendable {
         let feed = MicFeed(signal: Signals.noise(rate: 16000, seconds: 2, amplitude: 0.3), mode: .loop)
         id = simulated.pair(profile, mic: feed)
         for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try simulated.control(id, control) }
-        simulated.setProfileSwitchDelay(id, milliseconds: 200)
-        let simulated = simulated
-        driver = Task { await SimulationDriver(backend: simulated, speed: 10).run() }
+        simulated.setProfileSwitchDelay(id, .milliseconds(200))
+        let time = ManualSimulation(backend: simulated)
+        driver = Task { await time.run() }
     }
 
     func addSource() async throws -> String {

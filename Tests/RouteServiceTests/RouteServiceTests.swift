@@ -15,8 +15,10 @@ import TestKit
 struct RouteServiceTests {
     let mic = (0..<32000).map { Float(($0 % 400) - 200) / 400 }
 
-    /// Glasses on A2DP with a ramp as mic signal; a real-time driver at 10x speed.
-    func setUp(switchMilliseconds: Int = 300, configuration: RoutingConfiguration = .init(readyTimeout: .seconds(120)))
+    /// Glasses on A2DP with a ramp as mic signal. The route service runs on the simulation's
+    /// manual clock, moved step by step in the background: its timeouts and the glasses'
+    /// switches happen in simulated time, never against the machine's speed.
+    func setUp(switchDelay: Duration = .milliseconds(300), configuration: RoutingConfiguration = .init(readyTimeout: .seconds(120)))
         async throws -> (RouteService, SimulatedBackend, DeviceIdentifier, Task<Void, Never>)
     {
         let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ?? "profiles")
@@ -24,10 +26,11 @@ struct RouteServiceTests {
         let feed = MicFeed(signal: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: mic), mode: .once)
         let id = simulated.pair(try #require(library.profile(id: "ray-ban-meta-gen-2")), mic: feed)
         for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try simulated.control(id, control) }
-        simulated.setProfileSwitchDelay(id, milliseconds: switchMilliseconds)
-        let driver = Task { await SimulationDriver(backend: simulated, speed: 10).run() }
+        simulated.setProfileSwitchDelay(id, switchDelay)
+        let time = ManualSimulation(backend: simulated)
+        let driver = Task { await time.run() }
         let service = RouteService(
-            backend: simulated, configuration: configuration,
+            backend: simulated, configuration: configuration, clock: time.serviceClock,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await service.start()
         return (service, simulated, id, driver)
@@ -65,7 +68,7 @@ struct RouteServiceTests {
     @Test("the gate times out instead of hanging when the switch never completes in time")
     func gateTimeout() async throws {
         let (service, _, _, driver) = try await setUp(
-            switchMilliseconds: 10_000, configuration: RoutingConfiguration(readyTimeout: .milliseconds(300)))
+            switchDelay: .seconds(10), configuration: RoutingConfiguration(readyTimeout: .milliseconds(300)))
         defer { driver.cancel() }
         await #expect(throws: StreamSessionError.timeout) {
             _ = try await service.startSession(SessionRequest(usage: .capture))
@@ -107,7 +110,7 @@ struct RouteServiceTests {
 
     @Test("ten capture sessions in a row switch the card at most twice (no flapping)")
     func noFlapping() async throws {
-        let (service, simulated, id, driver) = try await setUp(switchMilliseconds: 100)
+        let (service, simulated, id, driver) = try await setUp(switchDelay: .milliseconds(100))
         defer { driver.cancel() }
         let outputs = await service.observe()
         for _ in 0..<10 {

@@ -36,10 +36,10 @@ struct SimulatedGlassesTests {
         var glasses = SimulatedGlasses(profile: try Fixtures.profile("ray-ban-meta-gen-2"))
         _ = glasses.apply(.powerOn)
         _ = glasses.apply(.unfold)
-        glasses.profileSwitchMilliseconds = 300
+        glasses.profileSwitchDelay = .milliseconds(300)
         try glasses.request(.voice)
-        #expect(glasses.advance(milliseconds: 290).isEmpty)
-        let events = glasses.advance(milliseconds: 10)
+        #expect(glasses.advance(by: .milliseconds(290)).isEmpty)
+        let events = glasses.advance(by: .milliseconds(10))
         #expect(events.contains(.profileChanged(glasses.identifier, .voice)))
         #expect(events.contains { if case .endpointAppeared(let e) = $0 { e.direction == .source } else { false } })
         #expect(events.contains { if case .endpointGone(_, .sink) = $0 { true } else { false } })
@@ -93,9 +93,9 @@ struct SimulatedBackendTests {
         let mic = (0..<16000).map { Float($0 % 100) / 100 }
         let (backend, id) = try readyBackend(mic: mic)
         try await backend.perform(.setProfile(id, .voice))
-        backend.advance(milliseconds: 800)
+        backend.advance(by: .milliseconds(800))
         let frames = try await backend.openCapture(source: nil, format: PCMFormat(sampleRate: 16000, channels: 1))
-        for _ in 0..<25 { backend.advance(milliseconds: 10) }
+        for _ in 0..<25 { backend.advance(by: .milliseconds(10)) }
         try backend.control(id, .fold)
         var received: [Float] = []
         var expectedStart: Int64 = 0
@@ -117,12 +117,12 @@ struct SimulatedBackendTests {
     func foldEndsRecordingForGood() async throws {
         let (backend, id) = try readyBackend(mic: Signals.sine(frequency: 440, rate: 16000, seconds: 2).samples)
         try await backend.perform(.setProfile(id, .voice))
-        backend.advance(milliseconds: 1000)
+        backend.advance(by: .milliseconds(1000))
         let frames = try await backend.openCapture(source: nil, format: PCMFormat(sampleRate: 16000, channels: 1))
-        backend.advance(milliseconds: 100)
+        backend.advance(by: .milliseconds(100))
         try backend.control(id, .fold)
         try backend.control(id, .unfold)
-        backend.advance(milliseconds: 100)
+        backend.advance(by: .milliseconds(100))
         var count = 0
         await #expect(throws: StreamSessionError.deviceNotConnected(id)) {
             for try await frame in frames { count += frame.buffer.frameCount }
@@ -137,13 +137,13 @@ struct SimulatedBackendTests {
     func wearPausesMic() async throws {
         let (backend, id) = try readyBackend(mic: [Float](repeating: 0.5, count: 16000))
         try await backend.perform(.setProfile(id, .voice))
-        backend.advance(milliseconds: 1000)
+        backend.advance(by: .milliseconds(1000))
         let frames = try await backend.openCapture(source: nil, format: PCMFormat(sampleRate: 16000, channels: 1))
-        backend.advance(milliseconds: 100)
+        backend.advance(by: .milliseconds(100))
         try backend.control(id, .doff)
-        backend.advance(milliseconds: 300)
+        backend.advance(by: .milliseconds(300))
         try backend.control(id, .don)
-        backend.advance(milliseconds: 100)
+        backend.advance(by: .milliseconds(100))
         try backend.control(id, .powerOff)
         var count = 0
         do { for try await frame in frames { count += frame.buffer.frameCount } } catch {}
@@ -154,9 +154,9 @@ struct SimulatedBackendTests {
     func captureResamples() async throws {
         let (backend, id) = try readyBackend(mic: Signals.sine(frequency: 1000, rate: 16000, seconds: 1).samples)
         try await backend.perform(.setProfile(id, .voice))
-        backend.advance(milliseconds: 1000)
+        backend.advance(by: .milliseconds(1000))
         let frames = try await backend.openCapture(source: nil, format: PCMFormat(sampleRate: 48000, channels: 2))
-        for _ in 0..<50 { backend.advance(milliseconds: 10) }
+        for _ in 0..<50 { backend.advance(by: .milliseconds(10)) }
         try backend.control(id, .fold)
         var all = AudioBuffer(format: PCMFormat(sampleRate: 48000, channels: 2))
         do { for try await frame in frames { all.append(frame.buffer) } } catch {}
@@ -173,7 +173,7 @@ struct SimulatedBackendTests {
         // Drain waits until everything, the resampler's tail included, has played: keep time moving.
         let drained = Task { try await stream.drain() }
         for _ in 0..<200 {
-            backend.advance(milliseconds: 10)
+            backend.advance(by: .milliseconds(10))
             await Task.yield()
         }
         try await drained.value

@@ -32,8 +32,8 @@ func simulatedRun(switchMilliseconds: Int) async throws -> (Double, Double) {
     let simulated = SimulatedBackend()
     let id = simulated.pair(profile, mic: MicFeed(signal: AudioBuffer(format: .voice, samples: [Float](repeating: 0.1, count: 16000)), mode: .loop))
     for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try simulated.control(id, control) }
-    simulated.setProfileSwitchDelay(id, milliseconds: switchMilliseconds)
-    let driver = Task { await SimulationDriver(backend: simulated, step: 5).run() }
+    simulated.setProfileSwitchDelay(id, .milliseconds(switchMilliseconds))
+    let driver = Task { await SimulationDriver(backend: simulated, step: .milliseconds(5)).run() }
     defer { driver.cancel() }
     let service = RouteService(backend: simulated, logger: quiet)
     try await service.start()

@@ -194,7 +194,7 @@ public struct Assistant: Sendable {
             phase = .thinking
             replyDeadline = now + configuration.replyTimeout
             out += [emit(.commandCaptured, duration: .seconds(segment.end - segment.start))] + earcon(.done) + [
-                .handOver(segment), .scheduleTick(at: now + configuration.replyTimeout),
+                .handOver(segment, timeLimit: configuration.replyTimeout), .scheduleTick(at: now + configuration.replyTimeout),
             ]
         case .noCommand:
             guard phase == .capturing else { return }

@@ -11,9 +11,10 @@ public enum AssistantAction: Sendable, Equatable {
     case cancelOpening
     /// Start capturing a command now (push-to-talk: no wake word).
     case startCommand
-    /// Give the captured command to the assistant backend, which has until
-    /// ``Assistant/replyDeadline`` to answer.
-    case handOver(CommandSegment)
+    /// Give the captured command to the assistant backend, which has `timeLimit` to answer
+    /// (the machine's reply timeout: its ``Assistant/replyDeadline`` is that far from the
+    /// hand-over, whenever the owner gets to carry it out).
+    case handOver(CommandSegment, timeLimit: Duration)
     /// Stop waiting for the backend (its time is up): a reply that comes later is dropped.
     case cancelHandOver
     /// Speak this text on the route's speaker.

@@ -231,7 +231,7 @@ public actor AssistantService: Service {
         case .startCommand:
             wakeWord = "trigger"
             for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
-        case .handOver(let segment): handOver(segment)
+        case .handOver(let segment, let timeLimit): handOver(segment, timeLimit: timeLimit)
         case .speak(let text): play(synthesizer.speak(text, settings: voice()))
         case .playAudio(let audio): play(AsyncThrowingStream { $0.yield(audio); $0.finish() })
         case .cancelSpeech:
@@ -393,10 +393,8 @@ public actor AssistantService: Service {
         }
     }
 
-    private func handOver(_ segment: CommandSegment) {
+    private func handOver(_ segment: CommandSegment, timeLimit: Duration) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
-        // The backend keeps to the machine's deadline: what is left of it now.
-        let timeLimit = machine.replyDeadline.map { $0 - clock.now }
         let utterance = Utterance(audio: audio, wakeWord: wakeWord, linkRate: linkRate, timeLimit: timeLimit)
         thinking = Task { [backend, commands] in
             do {

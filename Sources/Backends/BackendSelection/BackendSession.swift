@@ -127,9 +127,7 @@ public final class BackendSession: Sendable {
         let backend = SimulatedBackend()
         let id = backend.pair(profile, mic: feed)
         for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try backend.control(id, control) }
-        let script = settings.simulationScript.map { step in
-            (at: Int64(step.at / .milliseconds(1)), device: id, control: step.control)
-        }
+        let script = settings.simulationScript.map { step in (at: step.at, device: id, control: step.control) }
         let driver = SimulationDriver(backend: backend, speed: settings.simulationSpeed, script: script)
         let task = Task { await driver.run() }
         return BackendSession(

@@ -30,7 +30,7 @@ struct Capture {
     var continuation: AsyncThrowingStream<AudioFrame, any Error>.Continuation
     var clock: SampleClock
     var resampler: Resampler?
-    var openedAt: Int64
+    var openedAt: Duration
     var deviceFramesConsumed: Int64 = 0
 }
 
@@ -45,7 +45,7 @@ struct Playback {
     var resampler: Resampler?
     /// Mono samples at `sinkRate` waiting to be played.
     var queue: [Float] = []
-    var openedAt: Int64 = 0
+    var openedAt: Duration = .zero
     var framesPlayed: Int64 = 0
     var error: (any Error)?
     var drainWaiters: [CheckedContinuation<Void, any Error>] = []
@@ -58,7 +58,7 @@ extension SimulatedBackend {
         let hub: RouteEventHub
         var captures: [UUID: Capture] = [:]
         var playbacks: [UUID: Playback] = [:]
-        var elapsed: Int64 = 0
+        var elapsed: Duration = .zero
 
         var endpoints: [AudioEndpoint] { order.flatMap { glasses[$0]!.endpoints } }
 
@@ -99,7 +99,7 @@ extension SimulatedBackend {
                     effects.append { capture.continuation.finish(throwing: error) }
                     continue
                 }
-                let due = (elapsed - capture.openedAt) * Int64(capture.deviceRate) / 1000
+                let due = SampleTime(at: elapsed - capture.openedAt, sampleRate: capture.deviceRate).frame
                 let count = Int(due - capture.deviceFramesConsumed)
                 capture.deviceFramesConsumed = due
                 guard count > 0, let samples = glasses[capture.device]?.readMic(count) else {
@@ -137,7 +137,7 @@ extension SimulatedBackend {
                     playbacks[key] = playback
                     continue
                 }
-                let due = (elapsed - playback.openedAt) * Int64(playback.sinkRate) / 1000
+                let due = SampleTime(at: elapsed - playback.openedAt, sampleRate: playback.sinkRate).frame
                 let count = min(playback.queue.count, Int(due - playback.framesPlayed))
                 if count > 0 {
                     let part = AudioBuffer(

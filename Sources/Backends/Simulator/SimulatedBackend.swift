@@ -7,8 +7,8 @@ import Synchronization
 
 /// The simulated glasses behind the ``AudioDeviceBackend`` protocol.
 ///
-/// Time moves only through ``advance(milliseconds:)``: a ``SimulationDriver`` calls it in
-/// real time for the CLI, tests call it by hand. Mic audio is delivered, and speaker audio
+/// Time moves only through ``advance(by:)``: a ``SimulationDriver`` calls it in real time
+/// for the CLI, tests call it by hand or through a ``ManualSimulation``. Mic audio is delivered, and speaker audio
 /// consumed, in exact proportion to the time advanced, stamped on a sample clock.
 public final class SimulatedBackend: AudioDeviceBackend {
     public let name = "simulated"
@@ -49,8 +49,8 @@ public final class SimulatedBackend: AudioDeviceBackend {
     }
 
     /// Changes how long the device takes to switch profiles.
-    public func setProfileSwitchDelay(_ id: DeviceIdentifier, milliseconds: Int) {
-        state.withLock { $0.glasses[id]?.profileSwitchMilliseconds = milliseconds }
+    public func setProfileSwitchDelay(_ id: DeviceIdentifier, _ delay: Duration) {
+        state.withLock { $0.glasses[id]?.profileSwitchDelay = delay }
     }
 
     /// A copy of a device's simulated state.
@@ -70,17 +70,17 @@ public final class SimulatedBackend: AudioDeviceBackend {
         return whole
     }
 
-    /// Milliseconds of simulated time so far.
-    public var elapsedMilliseconds: Int64 { state.withLock { $0.elapsed } }
+    /// Simulated time so far.
+    public var elapsed: Duration { state.withLock { $0.elapsed } }
 
     /// Moves simulated time forward: completes profile switches, delivers mic audio to open
     /// captures, plays queued speaker audio.
-    public func advance(milliseconds: Int) {
-        precondition(milliseconds > 0)
+    public func advance(by step: Duration) {
+        precondition(step > .zero)
         let effects = state.withLock { state in
-            state.elapsed += Int64(milliseconds)
+            state.elapsed += step
             var events: [RouteEvent] = []
-            for id in state.order { events += state.glasses[id]!.advance(milliseconds: milliseconds) }
+            for id in state.order { events += state.glasses[id]!.advance(by: step) }
             return state.broadcast(events) + state.serviceStreams()
         }
         effects.run()

@@ -7,7 +7,7 @@ public import Routing
 ///
 /// Physical controls (power, hinges, wear, radio range) and profile requests go in; the
 /// ``RouteEvent``s a real Bluetooth stack would report come out. Time only moves through
-/// ``advance(milliseconds:)``, so tests decide exactly when a profile switch completes.
+/// ``advance(by:)``, so tests decide exactly when a profile switch completes.
 public struct SimulatedGlasses: Sendable {
     /// A physical or radio change a person (or a test) makes to the glasses.
     public enum Control: String, Sendable, CaseIterable, Codable {
@@ -17,7 +17,7 @@ public struct SimulatedGlasses: Sendable {
     public let profile: DeviceProfile
     public let identifier: DeviceIdentifier
     /// How long a profile switch takes; starts at the profile's value, tests may change it.
-    public var profileSwitchMilliseconds: Int
+    public var profileSwitchDelay: Duration
     public var mic: MicFeed
 
     public private(set) var isPowered = false
@@ -26,15 +26,15 @@ public struct SimulatedGlasses: Sendable {
     public private(set) var isInRange = true
     public private(set) var linkState: LinkState = .disconnected
     public private(set) var activeProfile: AudioProfile = .off
-    /// A requested profile and the milliseconds left until the switch completes.
-    public private(set) var pendingSwitch: (profile: AudioProfile, remaining: Int)?
+    /// A requested profile and the time left until the switch completes.
+    public private(set) var pendingSwitch: (profile: AudioProfile, remaining: Duration)?
     /// Everything played into the speaker, mono at the active profile's rate.
     public private(set) var speakerOutput: [AudioBuffer] = []
 
     public init(profile: DeviceProfile, mic: MicFeed? = nil) {
         self.profile = profile
         identifier = DeviceIdentifier(profile.simulation.address)
-        profileSwitchMilliseconds = profile.simulation.profileSwitchMilliseconds
+        profileSwitchDelay = .milliseconds(profile.simulation.profileSwitchMilliseconds)
         self.mic = mic ?? .silence(rate: profile.voice.sampleRate)
     }
 
@@ -107,7 +107,7 @@ public struct SimulatedGlasses: Sendable {
     }
 
     /// Asks for a profile. Returns at once with no events; the switch completes after
-    /// ``profileSwitchMilliseconds`` of ``advance(milliseconds:)``.
+    /// ``profileSwitchDelay`` of ``advance(by:)``.
     public mutating func request(_ target: AudioProfile) throws(StreamSessionError) {
         guard linkState == .connected else { throw .deviceNotConnected(identifier) }
         guard profile.availableProfiles.contains(target) else {
@@ -117,14 +117,14 @@ public struct SimulatedGlasses: Sendable {
             pendingSwitch = nil
             return
         }
-        pendingSwitch = (target, profileSwitchMilliseconds)
+        pendingSwitch = (target, profileSwitchDelay)
     }
 
     /// Moves the device's time forward; completes a pending profile switch when it is due.
-    public mutating func advance(milliseconds: Int) -> [RouteEvent] {
+    public mutating func advance(by step: Duration) -> [RouteEvent] {
         guard let pending = pendingSwitch else { return [] }
-        let remaining = pending.remaining - milliseconds
-        guard remaining <= 0 else {
+        let remaining = pending.remaining - step
+        guard remaining <= .zero else {
             pendingSwitch = (pending.profile, remaining)
             return []
         }

@@ -15,6 +15,15 @@ public struct SampleTime: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     public static func zero(rate: Int) -> SampleTime { SampleTime(frame: 0, sampleRate: rate) }
 
+    /// The position `elapsed` after the stream began: the frames wholly within it (to the
+    /// nanosecond, so steps of whole milliseconds land exactly).
+    public init(at elapsed: Duration, sampleRate: Int) {
+        precondition(elapsed >= .zero, "a position before the stream began")
+        let (seconds, attoseconds) = elapsed.components
+        let nanoseconds = attoseconds / 1_000_000_000
+        self.init(frame: seconds * Int64(sampleRate) + nanoseconds * Int64(sampleRate) / 1_000_000_000, sampleRate: sampleRate)
+    }
+
     /// Seconds since the start of the stream.
     public var seconds: Double { Double(frame) / Double(sampleRate) }
 
