@@ -22,7 +22,7 @@ let layers: [String: [String]] = [
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
-    "Assistant": ["Assistant", "LocalAssistant", "AssistantService", "Wyoming", "WyomingServer", "AssistantSocket"],
+    "Assistant": ["Assistant", "LocalAssistant", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket"],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
     ],
@@ -98,6 +98,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
+        // The assistant put together once for `listen` and the daemon: backend, history, TTS,
+        // the voice stage's wake engine and the cancellers.
+        .target(
+            name: "AssistantAssembly",
+            dependencies: [
+                "Assistant", "AssistantService", "RouteService", "Speech", "Voice", "WakeRuntime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         // What the service runs to pick and build a wake engine (engine choice, head lookup, dtw
         // templates); the offline trainer below is linked only by the trainer and the tools.
         .target(name: "WakeRuntime", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
@@ -152,7 +161,7 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "WakeRuntime", "WakeEvaluation", "RouteService",
-                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "LocalAssistant", "OpenWakeWord",
+                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "AssistantAssembly", "LocalAssistant", "OpenWakeWord",
                 "BluezBackend", "BluezModel", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -322,7 +331,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "Assistant", "LocalAssistant", "Speech", "Voice",
+                "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "AssistantAssembly", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
                 "Wyoming", "WyomingServer", "AssistantSocket",
                 .product(name: "Hummingbird", package: "hummingbird"),

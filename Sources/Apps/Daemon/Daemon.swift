@@ -1,5 +1,5 @@
 import Foundation
-public import Logging
+import Logging
 public import Prometheus
 import ServiceLifecycle
 import UnixSignals
@@ -9,9 +9,10 @@ import UnixSignals
 /// close the backend.
 public enum Daemon {
     public static func run(
-        _ configuration: DaemonConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+        _ configuration: DaemonConfiguration, loggers: DaemonLoggers, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws {
-        let context = try await DaemonContext.open(configuration, logger: logger, metrics: metrics)
+        let logger = loggers.daemon
+        let context = try await DaemonContext.open(configuration, loggers: loggers, metrics: metrics)
         let services = await DaemonServices.assemble(context)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -1,3 +1,4 @@
+import AssistantAssembly
 public import AssistantService
 public import AssistantSocket
 import AudioBackend
@@ -36,8 +37,9 @@ public struct DaemonContext: Sendable {
 
     /// Opens everything in order; what was opened is closed again if a later step fails.
     public static func open(
-        _ configuration: DaemonConfiguration, logger: Logger, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+        _ configuration: DaemonConfiguration, loggers: DaemonLoggers, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws -> DaemonContext {
+        let logger = loggers.daemon
         let data = configuration.dataDirectory
         let dataFolder = try DataDirectory.open(data, logger: logger)
         let apiKey = try APIKey.loadOrCreate(in: data)
@@ -53,14 +55,15 @@ public struct DaemonContext: Sendable {
         logger.info("backend: \(session.kind.rawValue) (\(session.reason))")
         let routes = RouteService(
             backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy),
-            logger: Logger(label: "route", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+            logger: loggers.route)
         let assistantState = AssistantState(settings: settings)
+        let wakeEngines = WakeEngines()
         let wyoming: WyomingServer
         let wyomingNotices: AsyncStream<WyomingNotice>
         do {
             (wyoming, wyomingNotices) = try await WyomingAssembly.bind(
-                configuration: configuration, state: assistantState,
-                logger: Logger(label: "wyoming", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+                configuration: configuration, state: assistantState, engines: wakeEngines,
+                logger: loggers.wyoming)
         } catch {
             _ = try? await session.close()
             throw DaemonError(
@@ -68,13 +71,13 @@ public struct DaemonContext: Sendable {
                     error, what: "the Wyoming server", host: configuration.wyomingHost, port: configuration.wyomingPort, flag: "--wyoming-port"))
         }
         let assistantSockets = AssistantSocketHub(
-            logger: Logger(label: "assistant-socket", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+            logger: loggers.assistantSocket)
         let assistant: AssistantService
         do {
-            assistant = try AssistantAssembly.make(
+            assistant = try DaemonAssistant.make(
                 routes: routes, state: assistantState, configuration: configuration,
-                store: store, wyoming: wyoming, sockets: assistantSockets,
-                logger: Logger(label: "assistant", factory: { JournalLogHandler(label: $0, level: configuration.logLevel) }))
+                store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines,
+                logger: loggers.assistant)
         } catch {
             await wyoming.close()
             _ = try? await session.close()

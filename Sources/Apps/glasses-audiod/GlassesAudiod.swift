@@ -33,11 +33,12 @@ struct GlassesAudiod: AsyncParsableCommand {
         }
         let level = configuration.logLevel
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
-        let logger = Logger(label: "glasses-audiod")
+        let loggers = DaemonLoggers { Logger(label: $0) }
+        let logger = loggers.daemon
         let metrics = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         do {
-            try await Daemon.run(configuration, logger: logger, metrics: metrics)
+            try await Daemon.run(configuration, loggers: loggers, metrics: metrics)
         } catch {
             logger.critical("\(error)")
             throw ExitCode(1)

@@ -71,6 +71,8 @@ public actor AssistantService: Service {
     private let synthesizer: any SpeechSynthesizer
     private let configuration: Configuration
     private let makePipeline: @Sendable () throws -> VoicePipeline
+    /// The voice of each reply, asked as it starts.
+    private let voice: @Sendable () -> SpeechSettings
     private let clock: ServiceClock
     private let logger: Logger
     private var machine: Assistant
@@ -101,9 +103,12 @@ public actor AssistantService: Service {
     private var ticker: Task<Void, Never>?
     private var finished = false
 
+    /// - Parameter voice: the voice in force, asked as each reply starts (the daemon's settings,
+    ///   changed while it runs); `nil`: `configuration.speech` throughout.
     public init(
         routes: RouteService, backend: any AssistantBackend, synthesizer: any SpeechSynthesizer,
         configuration: Configuration = .init(), clock: ServiceClock = .continuous, logger: Logger,
+        voice: (@Sendable () -> SpeechSettings)? = nil,
         pipeline: @escaping @Sendable () throws -> VoicePipeline
     ) {
         self.routes = routes
@@ -113,6 +118,7 @@ public actor AssistantService: Service {
         self.clock = clock
         self.logger = logger
         makePipeline = pipeline
+        self.voice = voice ?? { [speech = configuration.speech] in speech }
         machine = Assistant(configuration: configuration.assistant)
         (commandStream, commands) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
     }
@@ -226,7 +232,7 @@ public actor AssistantService: Service {
             wakeWord = "trigger"
             for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
         case .handOver(let segment, let timeLimit): handOver(segment, timeLimit: timeLimit)
-        case .speak(let text): play(synthesizer.speak(text, settings: configuration.speech))
+        case .speak(let text): play(synthesizer.speak(text, settings: voice()))
         case .playAudio(let audio): play(AsyncThrowingStream { $0.yield(audio); $0.finish() })
         case .cancelSpeech:
             speaking?.cancel()

@@ -8,8 +8,7 @@ import Foundation
 public final class LocalAssistantBackend: AssistantBackend {
     public let name = "local"
     private let recognizer: GrammarRecognizer
-    private let assistantName: String
-    private let wakePhrase: String
+    private let identity: @Sendable () -> Identity
     private let battery: @Sendable () -> Int?
     private let now: @Sendable () -> Date
 
@@ -46,8 +45,26 @@ public final class LocalAssistantBackend: AssistantBackend {
             """
     }
 
+    /// Who it says it is when asked its name.
+    public struct Identity: Sendable, Equatable {
+        public var name: String
+        public var wakePhrase: String
+
+        public init(name: String, wakePhrase: String) { (self.name, self.wakePhrase) = (name, wakePhrase) }
+    }
+
+    public convenience init(
+        assistantName: String = "Glasses", wakePhrase: String = "hey glasses",
+        battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        let identity = Identity(name: assistantName, wakePhrase: wakePhrase)
+        try self.init(identity: { identity }, battery: battery, now: now)
+    }
+
+    /// `identity` is asked at each answer, so a name or wake phrase changed while it runs
+    /// applies at once.
     public init(
-        assistantName: String = "Glasses", wakePhrase: String = "hey glasses", 
+        identity: @escaping @Sendable () -> Identity,
         battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         recognizer = try GrammarRecognizer([
@@ -56,8 +73,7 @@ public final class LocalAssistantBackend: AssistantBackend {
             .init(search: .narrowbandCommands, jsgf: Self.grammar(withOtherWords: false), forcedChoice: true),
             .init(search: .narrowbandCommandsOrOther, jsgf: Self.grammar(withOtherWords: true), forcedChoice: true),
         ])
-        self.assistantName = assistantName
-        self.wakePhrase = wakePhrase
+        self.identity = identity
         self.battery = battery
         self.now = now
     }
@@ -171,7 +187,9 @@ public final class LocalAssistantBackend: AssistantBackend {
         case .time: return "It is \(Self.format(date, "h:mm a"))."
         case .date: return "Today is \(Self.format(date, "EEEE, MMMM d"))."
         case .battery: return battery().map { "Your glasses are at \($0) percent." } ?? "I can't read the battery of these glasses."
-        case .name: return "I am \(assistantName). Say \(wakePhrase) to wake me."
+        case .name:
+            let identity = identity()
+            return "I am \(identity.name). Say \(identity.wakePhrase) to wake me."
         case .stop: return ""
         }
     }

@@ -2,14 +2,26 @@ public import Voice
 public import Wyoming
 
 /// What the wake-word service detects and how it makes a detector: one fresh scorer per
-/// stream (a scorer keeps its stream's state and belongs to one owner).
+/// stream (a scorer keeps its stream's state and belongs to one owner). Both are asked anew:
+/// the words for each connection's `info`, the scorer for each stream, so a wake word changed
+/// while the server runs is served from the next connection and stream.
 public struct WakeWordEngine: Sendable {
-    /// The wake words, as `info` lists them; a detection's `name` is the word's `name`.
-    public var words: [WyomingInfo.WakeWord]
-    public var makeScorer: @Sendable () throws -> any WakeWordScorer
+    private let currentWords: @Sendable () -> [WyomingInfo.WakeWord]
+    public let makeScorer: @Sendable () throws -> any WakeWordScorer
 
+    /// The wake words, as `info` lists them now; a detection's `name` is the word's `name`.
+    public var words: [WyomingInfo.WakeWord] { currentWords() }
+
+    /// Fixed words.
     public init(words: [WyomingInfo.WakeWord], makeScorer: @escaping @Sendable () throws -> any WakeWordScorer) {
-        self.words = words
+        self.init(currentWords: { words }, makeScorer: makeScorer)
+    }
+
+    /// The words in force when asked (`makeScorer` follows the same source).
+    public init(
+        currentWords: @escaping @Sendable () -> [WyomingInfo.WakeWord], makeScorer: @escaping @Sendable () throws -> any WakeWordScorer
+    ) {
+        self.currentWords = currentWords
         self.makeScorer = makeScorer
     }
 

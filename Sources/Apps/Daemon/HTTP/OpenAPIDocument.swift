@@ -100,7 +100,7 @@ paths:
         "413": {$ref: "#/components/responses/TooLarge"}
   /api/settings/wake-word:
     put:
-      summary: Change the wake phrase (from the next listening session) and its sensitivity.
+      summary: Change the wake phrase (from the next listening session and Wyoming wake-word stream) and its sensitivity.
       requestBody:
         required: true
         content:
@@ -118,7 +118,7 @@ paths:
         "413": {$ref: "#/components/responses/TooLarge"}
   /api/settings/voice:
     put:
-      summary: Change the voice of the replies (fields left out keep their value; applies from the next start).
+      summary: Change the voice of the replies (fields left out keep their value; applies from the next reply).
       requestBody:
         required: true
         content:

@@ -1,26 +1,27 @@
+import AssistantAssembly
 import Foundation
 import Logging
 import Voice
-import WakeRuntime
 import Wyoming
 import Store
 import WyomingServer
 
 /// Binds the Wyoming server (satellite for Home Assistant, wake-word service with the
-/// settings' wake word, on the engine `WakeEngineChoice` picks for it) on
-/// `bind`:`wyoming-port`, its notices collected for the event bus.
+/// settings' wake word, on the engine `engines` has for it) on `bind`:`wyoming-port`, its
+/// notices collected for the event bus. The wake word is the one in the settings when asked:
+/// `describe` lists it from the next connection, a stream detects it from its `audio-start`.
 enum WyomingAssembly {
     static func bind(
-        configuration: DaemonConfiguration, state: AssistantState, logger: Logger
+        configuration: DaemonConfiguration, state: AssistantState, engines: WakeEngines, logger: Logger
     ) async throws -> (WyomingServer, AsyncStream<WyomingNotice>) {
-        let wake = state.settings.wakeWord
-        let choice = WakeEngineChoice.default(for: wake.keyword)
-        // Loaded once: every client stream gets a fresh scorer over the same models.
-        let prepared = try choice.prepare(models: { try VoiceFileAnalysis.models(keywords: [wake.keyword]) })
-        let detection = WakeWordConfiguration(sensitivity: wake.sensitivity)
-        let engine = WakeWordEngine(words: [.init(name: WakeWordEngine.name(forPhrase: wake.keyword), phrase: wake.keyword)]) {
-            try prepared.makeScorer(configuration: detection)
-        }
+        // Loaded once per phrase: every client stream gets a fresh scorer over the same models.
+        _ = try engines.engine(for: state.wakeWord.phrase)
+        let engine = WakeWordEngine(
+            currentWords: {
+                let phrase = state.wakeWord.phrase
+                return [.init(name: WakeWordEngine.name(forPhrase: phrase), phrase: phrase)]
+            },
+            makeScorer: { try engines.makeScorer(for: state.wakeWord) })
         let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self, bufferingPolicy: .bufferingNewest(1000))
         let host = configuration.wyomingHost
         let server = try await WyomingServer.bind(

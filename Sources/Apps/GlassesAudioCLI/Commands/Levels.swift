@@ -35,51 +35,45 @@ struct Levels: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try await BackendSession.open(backendOptions, quiet: json)
         let format = PCMFormat(sampleRate: 16000, channels: 1)
-        var service: RouteService?
-        do {
-            let routes = try await session.startRouteService()
-            service = routes
+        try await BackendSession.withRoutes(backendOptions, quiet: json, failure: { CLIError("metering stopped: \($0)") }) { _, routes in
             let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: .seconds(10))
             if !json { printStatus("metering \(capture.source); Ctrl-C stops") }
-            let frames = capture.frames
-            let window = Int((interval.inSeconds * Double(format.sampleRate)).rounded())
-            let stopAfter = seconds.map { Int(($0.inSeconds * Double(format.sampleRate)).rounded()) }
-            var metered = 0
-            var pending: [Float] = []
-            var meter = LevelMeter()
-            var time = 0.0
-            let interactive = isatty(STDOUT_FILENO) == 1
-            for try await frame in frames {
-                pending += frame.buffer.samples
-                while pending.count >= window {
-                    meter.measure(AudioBuffer(format: format, samples: Array(pending.prefix(window))))
-                    pending.removeFirst(window)
-                    metered += window
-                    time = Double(metered) / Double(format.sampleRate)
-                    let level = meter.current
-                    if json {
-                        try printJSON(Reading(time: (time * 1000).rounded() / 1000, rmsDbfs: level.rmsDBFS.rounded(to: 1),
-                                              peakDbfs: level.peakDBFS.rounded(to: 1), heldPeakDbfs: meter.heldPeakDBFS.rounded(to: 1)))
-                    } else {
-                        let line = String(format: "%7.2f s  rms %6.1f dBFS [%@]  peak %6.1f  hold %6.1f",
-                                          time, level.rmsDBFS, LevelMeter.bar(dBFS: level.rmsDBFS, width: 30),
-                                          level.peakDBFS, meter.heldPeakDBFS)
-                        if interactive { print("\r" + line, terminator: ""); flushStandardOutput() } else { print(line) }
-                    }
-                    if let stopAfter, metered >= stopAfter { break }
+            try await meter(capture.frames, format: format)
+        }
+    }
+
+    /// Prints a reading every `interval` of `frames` until `seconds` (or the end).
+    private func meter(_ frames: AsyncThrowingStream<AudioFrame, any Error>, format: PCMFormat) async throws {
+        let window = Int((interval.inSeconds * Double(format.sampleRate)).rounded())
+        let stopAfter = seconds.map { Int(($0.inSeconds * Double(format.sampleRate)).rounded()) }
+        var metered = 0
+        var pending: [Float] = []
+        var meter = LevelMeter()
+        var time = 0.0
+        let interactive = isatty(STDOUT_FILENO) == 1
+        for try await frame in frames {
+            pending += frame.buffer.samples
+            while pending.count >= window {
+                meter.measure(AudioBuffer(format: format, samples: Array(pending.prefix(window))))
+                pending.removeFirst(window)
+                metered += window
+                time = Double(metered) / Double(format.sampleRate)
+                let level = meter.current
+                if json {
+                    try printJSON(Reading(time: (time * 1000).rounded() / 1000, rmsDbfs: level.rmsDBFS.rounded(to: 1),
+                                          peakDbfs: level.peakDBFS.rounded(to: 1), heldPeakDbfs: meter.heldPeakDBFS.rounded(to: 1)))
+                } else {
+                    let line = String(format: "%7.2f s  rms %6.1f dBFS [%@]  peak %6.1f  hold %6.1f",
+                                      time, level.rmsDBFS, LevelMeter.bar(dBFS: level.rmsDBFS, width: 30),
+                                      level.peakDBFS, meter.heldPeakDBFS)
+                    if interactive { print("\r" + line, terminator: ""); flushStandardOutput() } else { print(line) }
                 }
                 if let stopAfter, metered >= stopAfter { break }
             }
-            if interactive && !json { print("") }
-        } catch {
-            await service?.finish()
-            try? await session.closeAndReport()
-            throw CLIError("metering stopped: \(error)")
+            if let stopAfter, metered >= stopAfter { break }
         }
-        await service?.finish()
-        try await session.closeAndReport()
+        if interactive && !json { print("") }
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Assistant
+import AssistantAssembly
 import AssistantService
 import AudioBackend
 import AudioCore
@@ -9,10 +10,12 @@ import DeviceProfiles
 import Foundation
 import LocalAssistant
 import Logging
+import OpenWakeWord
 import RouteService
 import Routing
 import Speech
 import Voice
+import WakeRuntime
 
 /// `glasses-audio listen`: the assistant, live: the wake word, the command, the reply on the
 /// glasses' speakers.
@@ -105,22 +108,20 @@ struct Listen: AsyncParsableCommand {
         try wake.validate()
     }
 
-    /// The voice stage's factory for `engine` (`auto` resolved; none for one push-to-talk round trip).
-    func pipelineFactory(engine: WakeEngine) throws -> @Sendable () throws -> VoicePipeline {
+    /// The voice stage for `engine` (`auto` resolved; no wake word for push-to-talk), its
+    /// models prepared once.
+    func voiceStage(engine: WakeEngine) throws -> VoiceStage {
         let wake = self.wake
-        let configuration = wake.configuration
         var endpointer = EndpointerConfiguration()
         if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
         if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
-        if button || (now && once) { return { [endpointer] in try VoicePipeline(endpointer: endpointer) } }  // push-to-talk: no wake word to listen for
+        if button || (now && once) { return VoiceStage(wake: .none, endpointer: endpointer) }  // push-to-talk: no wake word to listen for
+        let prepared: PreparedWakeEngine
         switch engine {
-        case .auto, .dtw:
-            let models = try wake.models()
-            return { [endpointer] in try VoicePipeline(wakeModels: models, wake: configuration, endpointer: endpointer) }
-        case .neural:
-            let heads = try wake.heads()
-            return { [endpointer] in try VoicePipeline(scorer: try wake.neuralScorer(heads: heads), endpointer: endpointer) }
+        case .auto, .dtw: prepared = .dtw(try wake.models())
+        case .neural: prepared = .neural(try NeuralWakeModels(headFiles: try wake.heads()))
         }
+        return VoiceStage(wake: .fixed(prepared, wake.configuration), endpointer: endpointer)
     }
 
     func run() async throws {
@@ -145,24 +146,23 @@ struct Listen: AsyncParsableCommand {
         }
         // `auto` resolved once: the voice stage and the wake word's canceller follow the same engine.
         let engine = wake.effectiveEngine
-        let makePipeline: @Sendable () throws -> VoicePipeline
+        let logger = Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() })
+        let assembly: AssistantAssembly
+        let wakeCanceller: EchoCancellerEngine?
         do {
-            makePipeline = try pipelineFactory(engine: engine)
+            assembly = AssistantAssembly(
+                backend: backend, history: history.map { CommandHistory(directory: $0) },
+                configuration: AssistantService.Configuration(
+                    assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
+                    echoCancellation: !noEchoCancel, earconSounds: try earconSounds(), echoCanceller: echoCanceller),
+                voiceStage: try voiceStage(engine: engine))
+            wakeCanceller = try assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
         } catch {
             await routes.shutdown()
             try? await session.closeAndReport()
             throw error
         }
-        let logger = Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() })
-        let keeping: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: CommandHistory(directory: $0), logger: logger) } ?? backend
-        let configuration = AssistantService.Configuration(
-            assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
-            echoCancellation: !noEchoCancel, earconSounds: try earconSounds(),
-            echoCanceller: echoCanceller)
-        let assistant = AssistantService(
-            routes: routes, backend: keeping, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: logger,
-            pipeline: makePipeline)
-        let wakeCanceller = configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: engine == .neural)
+        let assistant = assembly.make(routes: routes, logger: logger)
         let events = assistant.events()
         let decisions = await routes.observe()
         let clock = routes.clock

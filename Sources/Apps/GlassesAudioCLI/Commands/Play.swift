@@ -15,9 +15,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Sink (speaker) to play to, by name or device address (default: the glasses').")
     var sink: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
-            transform: DurationOption.timeout.transform)
-    var timeout: Duration = .seconds(10)
+    @OptionGroup var routeWait: RouteWaitOption
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -43,14 +41,11 @@ struct Play: AsyncParsableCommand {
                                Double(frames) / Double(format.sampleRate)))
         }
         var level = LevelAccumulator()
-        let session = try await BackendSession.open(backendOptions, quiet: json)
-        var sinkName = sink ?? "default"
-        var service: RouteService?
-        do {
-            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
-            service = routes
-            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: format, wait: timeout)
-            sinkName = playback.sink
+        let sinkName = try await BackendSession.withRoutes(
+            backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: routeWait.timeout), failure: { CLIError("playback of \(file) failed: \($0)") }
+        ) { _, routes in
+            let playback = try await RoutedStreams.playback(on: routes, sink: sink, format: format, wait: routeWait.timeout)
+            let sinkName = playback.sink
             if !json {
                 let length = chunks.frameCount.map { String(format: "%.2f s of ", Double($0) / Double(format.sampleRate)) } ?? ""
                 printStatus("playing \(length)\(file) to \(sinkName)")
@@ -68,13 +63,8 @@ struct Play: AsyncParsableCommand {
             }
             try await playback.stream.drain()
             if playback.session == nil { await playback.stream.close() }
-        } catch {
-            await service?.finish()
-            try? await session.closeAndReport()
-            throw CLIError("playback of \(file) failed: \(error)")
+            return sinkName
         }
-        await service?.finish()
-        try await session.closeAndReport()
         let seconds = Double(chunks.framesRead) / Double(format.sampleRate)
         if let damage = chunks.damage, chunks.frameCount == nil {
             printStatus(String(format: "warning: %@: %@; played the %.2f s before the damage", file, damage.description, seconds))

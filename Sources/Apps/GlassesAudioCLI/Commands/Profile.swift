@@ -13,9 +13,7 @@ struct Profile: AsyncParsableCommand {
 
     @OptionGroup var backendOptions: BackendOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the switch, in seconds (0.1...3600; default 10).", valueName: "seconds"),
-            transform: DurationOption.timeout.transform)
-    var timeout: Duration = .seconds(10)
+    @OptionGroup var routeWait: RouteWaitOption
 
     @Flag(help: "One JSON object.")
     var json = false
@@ -37,7 +35,7 @@ struct Profile: AsyncParsableCommand {
         let session = try await BackendSession.open(backendOptions, quiet: json)
         let service: RouteService
         do {
-            service = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
+            service = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: routeWait.timeout))
         } catch {
             try? await session.closeAndReport()
             throw CLIError("cannot follow the routes on \(session.backend.name): \(error)")

@@ -31,9 +31,7 @@ struct Record: AsyncParsableCommand {
             transform: CountOption.bitrate.transform)
     var bitrate: Int = 24000
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the route to become ready, in seconds (0.1...3600; default 10).", valueName: "seconds"),
-            transform: DurationOption.timeout.transform)
-    var timeout: Duration = .seconds(10)
+    @OptionGroup var routeWait: RouteWaitOption
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -74,36 +72,28 @@ struct Record: AsyncParsableCommand {
         // what arrives goes to disk as it comes (see AudioFileWriter), never held in memory.
         let writer: any AudioFileWriter
         do { writer = try AudioFileWriters.open(output, format: format, bitrate: bitrate) } catch { throw CLIError("\(error)") }
-        let session: BackendSession
-        do { session = try await BackendSession.open(backendOptions, quiet: json) } catch {
-            discard(writer)
-            throw error
-        }
-        var failure: (any Error)?
-        var sourceName = source ?? "default"
-        var service: RouteService?
+        // What was captured is kept when the capture stops early: the failure is reported below.
+        let failure: (any Error)?
+        let sourceName: String
         do {
-            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
-            service = routes
-            let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: timeout)
-            sourceName = capture.source
-            if !json { printStatus("recording \(compact(seconds.inSeconds)) s from \(sourceName) (\(format))") }
-            let wanted = Int((seconds.inSeconds * Double(rate)).rounded())
-            let (json, total, frames) = (self.json, seconds.inSeconds, capture.frames)
-            try await interrupt.cancellable {
-                var progress = ProgressLine(total: total, enabled: !json)
-                defer { progress.finish() }
-                for try await frame in frames {
-                    try writer.write(frame.buffer.frames(0..<(wanted - writer.framesWritten)))
-                    progress.update(done: writer.duration, level: AudioLevel(measuring: frame.buffer.samples))
-                    if writer.framesWritten >= wanted { break }
+            (failure, sourceName) = try await BackendSession.withRoutes(
+                backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: routeWait.timeout),
+                failure: { CLIError("nothing was recorded: \($0)") }
+            ) { _, routes in
+                var sourceName = source ?? "default"
+                do {
+                    let capture = try await RoutedStreams.capture(on: routes, source: source, format: format, wait: routeWait.timeout)
+                    sourceName = capture.source
+                    try await record(capture.frames, from: sourceName, to: writer, interrupt: interrupt)
+                    return (nil, sourceName)
+                } catch {
+                    return (error, sourceName)
                 }
             }
         } catch {
-            failure = error
+            if writer.framesWritten == 0 { discard(writer) } else { try? writer.close() }
+            throw error
         }
-        await service?.finish()
-        try await session.closeAndReport()
         guard writer.framesWritten > 0 else {
             discard(writer)
             if let signal = interrupt.caught { throw ExitCode(128 + signal) }
@@ -127,6 +117,24 @@ struct Record: AsyncParsableCommand {
         if let signal = interrupt.caught {
             printStatus("interrupted by \(Interrupt.name(signal)); the recording is complete up to there")
             throw ExitCode(128 + signal)
+        }
+    }
+
+    /// Writes `frames` until `seconds` are in the file (or Ctrl-C), with a progress line.
+    private func record(
+        _ frames: AsyncThrowingStream<AudioFrame, any Error>, from sourceName: String, to writer: any AudioFileWriter, interrupt: Interrupt
+    ) async throws {
+        if !json { printStatus("recording \(compact(seconds.inSeconds)) s from \(sourceName) (\(writer.format))") }
+        let wanted = Int((seconds.inSeconds * Double(rate)).rounded())
+        let (json, total) = (self.json, seconds.inSeconds)
+        try await interrupt.cancellable {
+            var progress = ProgressLine(total: total, enabled: !json)
+            defer { progress.finish() }
+            for try await frame in frames {
+                try writer.write(frame.buffer.frames(0..<(wanted - writer.framesWritten)))
+                progress.update(done: writer.duration, level: AudioLevel(measuring: frame.buffer.samples))
+                if writer.framesWritten >= wanted { break }
+            }
         }
     }
 

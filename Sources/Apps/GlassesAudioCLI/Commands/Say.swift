@@ -32,9 +32,7 @@ struct Say: AsyncParsableCommand {
     @Option(help: "Write the speech to this WAV file instead of playing it.")
     var out: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to wait for the speaker route, in seconds (0.1...3600; default 10).", valueName: "seconds"),
-            transform: DurationOption.timeout.transform)
-    var timeout: Duration = .seconds(10)
+    @OptionGroup var routeWait: RouteWaitOption
 
     @Flag(help: "Print the result as one JSON object.")
     var json = false
@@ -78,20 +76,13 @@ struct Say: AsyncParsableCommand {
             try WAVFile.write(speech, to: out)
             return try report(Result(text: text, seconds: speech.duration, destination: out, firstChunkMilliseconds: firstChunk.milliseconds))
         }
-        let session = try await BackendSession.open(backendOptions, quiet: json)
-        var service: RouteService?
-        do {
-            let routes = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: timeout))
-            service = routes
-            let said = try await RoutedSpeech.say(text, settings: settings, on: routes, wait: timeout, firstChunk: { firstChunk.mark() })
-            await routes.finish()
-            try await session.closeAndReport()
-            try report(Result(text: text, seconds: said.seconds, destination: said.sink, firstChunkMilliseconds: firstChunk.milliseconds))
-        } catch {
-            await service?.finish()
-            try? await session.closeAndReport()
-            throw CLIError("cannot say that: \(error)")
+        let (text, settings, timeout) = (self.text, self.settings, routeWait.timeout)
+        let said = try await BackendSession.withRoutes(
+            backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: timeout), failure: { CLIError("cannot say that: \($0)") }
+        ) { _, routes in
+            try await RoutedSpeech.say(text, settings: settings, on: routes, wait: timeout, firstChunk: { firstChunk.mark() })
         }
+        try report(Result(text: text, seconds: said.seconds, destination: said.sink, firstChunkMilliseconds: firstChunk.milliseconds))
     }
 
     private func report(_ result: Result) throws {

@@ -5,8 +5,8 @@ import Store
 /// `GET /api/settings` and `PUT /api/settings/name|personality|wake-word|voice`, seed 001's
 /// shapes. A change is stored (one transaction) before the answer, and applies to the live
 /// assistant: the name and personality at once, the wake word from the next listening
-/// session (built once before it is stored: a phrase with no usable model is refused), the
-/// voice from the next start.
+/// session and Wyoming wake-word stream (built once before it is stored: a phrase with no
+/// usable model is refused), the voice from the next reply.
 struct SettingsRoutes {
     let context: DaemonContext
 

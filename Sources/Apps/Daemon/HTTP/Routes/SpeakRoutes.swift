@@ -37,10 +37,8 @@ struct SpeakRoutes {
     }
 
     private func speak(_ text: String) async throws -> Spoken {
-        let voice = context.assistantState.settings.voice
-        let settings = SpeechSettings(engine: voice.engine, rate: voice.rate, volume: voice.volume)
         do {
-            let said = try await RoutedSpeech.say(text, settings: settings, on: context.routes, wait: .seconds(10))
+            let said = try await RoutedSpeech.say(text, settings: context.assistantState.speech, on: context.routes, wait: .seconds(10))
             return Spoken(success: true, seconds: said.seconds, sink: said.sink)
         } catch .noRoute(let error) {
             throw APIError(.conflict, "the speaker route is not available: \(error)")

@@ -1,0 +1,50 @@
+import Assistant
+import AssistantAssembly
+import AssistantService
+import AssistantSocket
+import AudioCore
+import Foundation
+import LocalAssistant
+import Logging
+import RouteService
+import Store
+import WakeRuntime
+import WyomingServer
+
+/// The daemon's assistant, put together by ``AssistantAssembly``: the backend its configuration
+/// names, every round trip kept in `DATA_DIR/commands` and the conversation store, espeak-ng
+/// in the settings' voice as each reply starts, the local backend's name and wake phrase as
+/// each answer is made, and a voice stage whose wake word is the one in the settings when a route opens, on the
+/// engine `WakeEngineChoice` picks for it then (`engines`, shared with the Wyoming wake-word
+/// service). The wake word's own echo canceller follows the engine of each route's pipeline
+/// (``VoiceStage/wakeEchoCanceller(under:)``): a head prepared, or a phrase changed, while the
+/// daemon runs takes effect from the next route.
+enum DaemonAssistant {
+    static func make(
+        routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
+        sockets: AssistantSocketHub, engines: WakeEngines, logger: Logger
+    ) throws -> AssistantService {
+        let settings = state.settings
+        let backend: any AssistantBackend
+        switch configuration.assistantBackend {
+        case .local: backend = try LocalAssistantBackend(identity: { state.identity })
+        case .homeAssistant: backend = WyomingSatelliteBackend(link: wyoming.satellite)
+        case .websocket: backend = WebSocketAssistantBackend(hub: sockets)
+        }
+        let folder = "commands"
+        // Ready before the first route opens.
+        let choice = try engines.engine(for: settings.wakeWord.keyword).choice
+        logger.info("\(choice.describe(phrase: settings.wakeWord.keyword))")
+        let assembly = AssistantAssembly(
+            backend: backend, history: CommandHistory(directory: (configuration.dataDirectory as NSString).appendingPathComponent(folder)),
+            alsoKeep: { utterance, reply, kept in
+                try store.appendConversation(
+                    ConversationEntry(
+                        capturedAt: utterance.capturedAt, wakeWord: utterance.wakeWord, audioFile: kept.map { folder + "/" + $0.audio },
+                        duration: utterance.audio.duration, heard: reply.heard, reply: reply.answer, repliedAt: Date()))
+            },
+            configuration: .init(assistant: .init(policy: configuration.policy)),
+            voiceStage: VoiceStage(wake: .live(engines, current: { state.wakeWord })), voice: { state.speech })
+        return assembly.make(routes: routes, logger: logger)
+    }
+}
