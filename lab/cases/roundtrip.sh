@@ -29,6 +29,9 @@ timing roundtrip "$(since "$start")"
 answer=$(peer speaker-stop)
 peer status || true
 grep "mic-done" "$OUT/logs/peer-events.log" | tail -1 || true
+# What crossed the SCO link (the peer's count: the mic's audio sent, the AG's received, how long).
+wait_for 60 active_profile_is a2dp || true
+grep "sco-stats" "$OUT/logs/peer-events.log" | tail -1 || true
 cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
 cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from bumble import hci
 from bumble.controller import Controller
@@ -21,8 +22,12 @@ logger = logging.getLogger(__name__)
 
 # CVSD at 8 kHz, 16-bit linear PCM input, 2's complement (Core spec, Vol 4, Part E, 6.12).
 VOICE_SETTING_CVSD_16BIT = 0x0060
-# SCO buffers we advertise: 60-byte packets (what most USB dongles report), 16 of them.
-SCO_PACKET_LENGTH = 60
+# SCO buffers we advertise, 16 of them. The HCI allows up to 255 bytes a SCO packet; USB dongles
+# report 48-64 (their isochronous transfers), UART controllers more. 240 bytes is 15 ms of 8 kHz
+# CVSD: the sound servers read and write SCO one packet per wake-up, and under TCG 48-byte
+# packets (333 wake-ups a second, reading and writing) were more than they could keep up with
+# (docs/bluez.md). BT_LAB_SCO_BYTES (at most 255) sets it for a comparison run.
+SCO_PACKET_LENGTH = min(255, int(os.environ.get("BT_LAB_SCO_BYTES", "240")))
 SCO_PACKET_COUNT = 16
 GENERAL_INQUIRY_LAP = bytes([0x33, 0x8B, 0x9E])
 
