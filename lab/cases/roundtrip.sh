@@ -15,7 +15,7 @@ peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
 rm -rf /tmp/lab-commands; mkdir -p /tmp/lab-commands
 start=$(now)
-timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 --history /tmp/lab-commands \
+timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --history /tmp/lab-commands \
   > /tmp/lab-listen.json 2> /tmp/lab-listen.err &
 listener=$!
 started() { grep -q '"type":"commandStarted"' /tmp/lab-listen.json; }

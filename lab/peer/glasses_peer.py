@@ -21,7 +21,9 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     speaker-stop                closes the speaker WAV; answers the number of samples
     a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop)
     a2dp-stop                   closes it; answers frames and samples
-    fold                        link loss: the ACL (and SCO) dropped with "connection timeout"
+    fold                        link loss: the ACL (and SCO) dropped with "connection timeout";
+                                the glasses answer no page or inquiry until unfold
+    unfold                      the glasses are connectable (and discoverable) again
     quit
 """
 
@@ -385,12 +387,15 @@ class Glasses:
 
     # -- link loss --------------------------------------------------------------------------
 
-    def fold(self) -> str:
-        """Both controllers lose the link at once, as when the glasses fold and power down."""
+    async def fold(self) -> str:
+        """Both controllers lose the link at once, as when the glasses fold and power down; the
+        glasses stop answering pages (and inquiries) until `unfold`."""
         glasses = self.glasses_controller
         host = self.host_controller
         if host.public_address not in glasses.classic_connections:
             return "error no link to drop"
+        await self.device.set_discoverable(False)
+        await self.device.set_connectable(False)
         timeout = hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR
         for side, other in ((glasses, host), (host, glasses)):
             if other.public_address in side.sco_links:
@@ -468,7 +473,11 @@ class Glasses:
         if name == "a2dp-stop":
             return self.stop_a2dp()
         if name == "fold":
-            return self.fold()
+            return await self.fold()
+        if name == "unfold":
+            await self.device.set_connectable(True)
+            await self.device.set_discoverable(True)
+            return "ok unfolded"
         if name == "quit":
             asyncio.get_running_loop().call_soon(sys.exit, 0)
             return "ok bye"

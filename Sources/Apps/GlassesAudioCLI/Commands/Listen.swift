@@ -105,13 +105,19 @@ struct Listen: AsyncParsableCommand {
         try wake.validate()
     }
 
+    /// The endpointer's timings, with `--end-silence` and `--command-wait`.
+    func endpointerConfiguration() -> EndpointerConfiguration {
+        var endpointer = EndpointerConfiguration()
+        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
+        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
+        return endpointer
+    }
+
     /// The voice stage's factory for `engine` (`auto` resolved; none for one push-to-talk round trip).
     func pipelineFactory(engine: WakeEngine) throws -> @Sendable () throws -> VoicePipeline {
         let wake = self.wake
         let configuration = wake.configuration
-        var endpointer = EndpointerConfiguration()
-        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
-        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
+        let endpointer = endpointerConfiguration()
         if button || (now && once) { return { [endpointer] in try VoicePipeline(endpointer: endpointer) } }  // push-to-talk: no wake word to listen for
         switch engine {
         case .auto, .dtw:
@@ -156,7 +162,10 @@ struct Listen: AsyncParsableCommand {
         let logger = Logger(label: "assistant", factory: { _ in SwiftLogNoOpLogHandler() })
         let keeping: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: CommandHistory(directory: $0), logger: logger) } ?? backend
         let configuration = AssistantService.Configuration(
-            assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
+            assistant: .init(
+                policy: policy, once: once, earcons: earcons,
+                captureLimit: Assistant.Configuration.captureLimit(for: endpointerConfiguration())),
+            speech: SpeechSettings(voice: voice),
             echoCancellation: !noEchoCancel, earconSounds: try earconSounds(),
             echoCanceller: echoCanceller)
         let assistant = AssistantService(
