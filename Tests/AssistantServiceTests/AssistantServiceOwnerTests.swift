@@ -161,35 +161,6 @@ struct AssistantServiceOwnerTests {
         await rig.routes.finish()
     }
 
-    /// A fold while the voice stage is behind real time (the lab's emulated machine): frames
-    /// read before the link went wait in the queue; the route's end overtakes them, so the
-    /// command ends with `deviceNotConnected`, not with the endpointer hearing the queued silence
-    /// outlast the command wait (`noCommand`).
-    @Test("a fold with seconds of frames queued: the command ends with deviceNotConnected, not noCommand")
-    func aFoldOvertakesQueuedFrames() async throws {
-        let rig = try await Rig.make()
-        let assistant = rig.assistant(configuration: .init(policy: .mediaFirst, once: true))
-        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
-        defer { eventsTask.cancel() }
-        let loop = Task { await assistant.run() }
-        assistant.trigger(skipWake: true)
-        #expect(await rig.advance(upTo: .seconds(30)) { await assistantEvents.contains { $0.type == .commandStarted } },
-            "the command capture never started")
-        // Twelve seconds of the mic's silence arrive at once (more than the command wait), then the
-        // glasses fold, before the voice stage has taken any of it.
-        rig.simulated.advance(milliseconds: 12_000)
-        try rig.simulated.control(rig.glasses, .fold)
-        let ended = await rig.advance(upTo: .seconds(30)) {
-            await assistantEvents.contains { $0.type == .error || $0.type == .noCommand }
-        }
-        #expect(ended, "the command neither failed nor ended")
-        #expect(await assistantEvents.contains { $0.type == .error && ($0.text ?? "").hasPrefix("Device not connected") },
-            "the fold did not end the command with deviceNotConnected")
-        #expect(!(await assistantEvents.contains { $0.type == .noCommand }), "the queued silence ended the command first")
-        await loop.value
-        await rig.routes.finish()
-    }
-
     /// The voice stage cannot start on the route that opened: the session is closed, not held.
     @Test("a voice stage that cannot start: the error is reported and the opened session is closed")
     func aPipelineThatFailsReleasesTheSession() async throws {
