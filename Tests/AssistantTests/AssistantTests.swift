@@ -209,6 +209,13 @@ struct AssistantTests {
         #expect(Assistant.Configuration().captureLimit == .seconds(24))
     }
 
+    @Test("a longer command wait gets a capture limit beyond it (the backstop does not cut the wait short)")
+    func captureLimitFollowsTheCommandWait() {
+        var endpointer = EndpointerConfiguration()
+        endpointer.noSpeechTimeoutSeconds = 30
+        #expect(Assistant.Configuration.captureLimit(for: endpointer) == .seconds(46))
+    }
+
     @Test("the backend's own audio with no text is played, and confirmed to the backend when it plays to the end")
     func audioReply() {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))

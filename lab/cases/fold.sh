@@ -1,4 +1,5 @@
-# Fold (link loss: the glasses drop the link, supervision timeout) mid-command and mid-reply:
+# Fold (link loss: the glasses drop the link, supervision timeout, and answer no page until
+# unfolded — else bluetoothd's policy reconnects them at once) mid-command and mid-reply:
 # listen ends with deviceNotConnected, no bluez stream or sink is left, and
 # `glasses-audio connect` brings the glasses and HFP back each time. Every step waits on a
 # state (listen's events, the peer's), never on a delay.
@@ -17,7 +18,7 @@ fold_during() {
   peer mic /tmp/lab-silence.wav 0
   pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
   peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
-  timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 \
+  timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 \
     > $out.json 2> $out.err &
   local listener=$! status=0
   has() { grep -q "\"type\":\"$1\"" $out.json; }
@@ -37,6 +38,7 @@ fold_during() {
   (( left == 0 )) || die "($phase) a bluez sink is left after the fold: $(pactl list short sinks)"
   left=$(pactl list short source-outputs | wc -l)
   (( left == 0 )) || die "($phase) a capture stream is left after the fold: $(pactl list short source-outputs)"
+  peer unfold || die "the peer could not unfold"
   local start
   start=$(now)
   "$GA" connect "$GLASSES" || die "($phase) glasses-audio connect after the fold failed"

@@ -12,7 +12,7 @@ sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
 peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-ptt-reply.wav
 start=$(now)
-timeout --kill-after=10 420 "$GA" listen --button --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 \
+timeout --kill-after=10 420 "$GA" listen --button --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 \
   > /tmp/lab-ptt.json 2> /tmp/lab-ptt.err &
 listener=$!
 reading() { grep -q "^--button:.*reading /dev/input" /tmp/lab-ptt.err; }

@@ -15,7 +15,7 @@ peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
 rm -rf /tmp/lab-commands; mkdir -p /tmp/lab-commands
 start=$(now)
-timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 2.5 --command-wait 30 --history /tmp/lab-commands \
+timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --history /tmp/lab-commands \
   > /tmp/lab-listen.json 2> /tmp/lab-listen.err &
 listener=$!
 started() { grep -q '"type":"commandStarted"' /tmp/lab-listen.json; }
@@ -29,6 +29,9 @@ timing roundtrip "$(since "$start")"
 answer=$(peer speaker-stop)
 peer status || true
 grep "mic-done" "$OUT/logs/peer-events.log" | tail -1 || true
+# What crossed the SCO link (the peer's count: the mic's audio sent, the AG's received, how long).
+wait_for 60 active_profile_is a2dp || true
+grep "sco-stats" "$OUT/logs/peer-events.log" | tail -1 || true
 cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
 cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"

@@ -21,7 +21,9 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     speaker-stop                closes the speaker WAV; answers the number of samples
     a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop)
     a2dp-stop                   closes it; answers frames and samples
-    fold                        link loss: the ACL (and SCO) dropped with "connection timeout"
+    fold                        link loss: the ACL (and SCO) dropped with "connection timeout";
+                                the glasses answer no page or inquiry until unfold
+    unfold                      the glasses are connectable (and discoverable) again
     quit
 """
 
@@ -44,16 +46,18 @@ from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.transport import open_transport
 
-from lab_controller import LabController
+from lab_controller import SCO_PACKET_LENGTH, LabController
 
 logger = logging.getLogger("glasses-peer")
 
 # Every AT command waits this long for OK: under emulation the AG can take seconds.
 AT_TIMEOUT = 15.0
-SCO_PAYLOAD = 48  # 3 ms of 8 kHz s16 mono, what the kernel's SCO sockets move per packet
+# The mic's packets fill the SCO buffers the controllers advertise (240 bytes: 15 ms of 8 kHz
+# s16 mono; lab_controller.py says why not 48).
+SCO_PAYLOAD = SCO_PACKET_LENGTH - SCO_PACKET_LENGTH % 2
 SCO_SAMPLE_RATE = 8000
 # At most this many packets at once when the mic is late (60 ms); beyond, the lateness is given up.
-MIC_MAX_BURST = 20
+MIC_MAX_BURST = max(1, round(0.06 * SCO_SAMPLE_RATE * 2 / SCO_PAYLOAD))
 
 
 def event(text: str) -> None:
@@ -106,6 +110,33 @@ class SbcDecoder:
         return [16000, 32000, 44100, 48000][self.state.frequency]
 
 
+class ScoStats:
+    """What crossed one SCO link: the mic's packets sent, the AG's received (bytes, the packet
+    sizes seen), over how long — the AG's real pace, printed when the link goes down."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.mic_packets = self.mic_bytes = 0
+        self.speaker_packets = self.speaker_bytes = 0
+        self.speaker_sizes: set[int] = set()
+
+    def sent(self, size: int) -> None:
+        self.mic_packets += 1
+        self.mic_bytes += size
+
+    def received(self, size: int) -> None:
+        self.speaker_packets += 1
+        self.speaker_bytes += size
+        self.speaker_sizes.add(size)
+
+    def describe(self) -> str:
+        seconds = max(time.monotonic() - self.start, 1e-6)
+        audio = lambda size: size / (SCO_SAMPLE_RATE * 2)
+        return (f"seconds={seconds:.1f} mic-packets={self.mic_packets} mic-audio-s={audio(self.mic_bytes):.1f} "
+                f"ag-packets={self.speaker_packets} ag-audio-s={audio(self.speaker_bytes):.1f} "
+                f"ag-sizes={','.join(map(str, sorted(self.speaker_sizes))) or '-'}")
+
+
 class Glasses:
     def __init__(self, device: Device, peer_controller: LabController, host_controller: LabController):
         self.device = device
@@ -126,6 +157,7 @@ class Glasses:
         self.speaker: wave.Wave_write | None = None
         self.speaker_samples = 0
         self.sco_first_buffer = False
+        self.sco_stats = ScoStats()
         self.a2dp_file: wave.Wave_write | None = None
         self.a2dp_path: str | None = None
         self.a2dp_frames = 0
@@ -192,6 +224,7 @@ class Glasses:
     def on_sco_connection(self, sco_link) -> None:
         self.sco_link = sco_link
         self.sco_first_buffer = False
+        self.sco_stats = ScoStats()
         sco_link.on("disconnection", self.on_sco_disconnection)
         self.sco_up.set()
         self.sco_down.clear()
@@ -200,6 +233,7 @@ class Glasses:
 
     def on_sco_disconnection(self, _reason=None) -> None:
         event("sco-disconnected")
+        event(f"sco-stats {self.sco_stats.describe()}")
         self.sco_up.clear()
         self.sco_down.set()
         self.sco_link = None
@@ -211,6 +245,7 @@ class Glasses:
         if not self.sco_first_buffer:
             self.sco_first_buffer = True
             event(f"sco-first-buffer bytes={len(data)}")
+        self.sco_stats.received(len(data))
         if self.speaker:
             self.speaker.writeframes(data)
             self.speaker_samples += len(data) // 2
@@ -238,6 +273,7 @@ class Glasses:
                 chunk = self.mic_samples[position : position + SCO_PAYLOAD]
                 position += len(chunk)
                 self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
+                self.sco_stats.sent(SCO_PAYLOAD)
                 sent += 1
             if position >= len(self.mic_samples) > 0 and not self.mic_done:
                 self.mic_done = True
@@ -351,12 +387,15 @@ class Glasses:
 
     # -- link loss --------------------------------------------------------------------------
 
-    def fold(self) -> str:
-        """Both controllers lose the link at once, as when the glasses fold and power down."""
+    async def fold(self) -> str:
+        """Both controllers lose the link at once, as when the glasses fold and power down; the
+        glasses stop answering pages (and inquiries) until `unfold`."""
         glasses = self.glasses_controller
         host = self.host_controller
         if host.public_address not in glasses.classic_connections:
             return "error no link to drop"
+        await self.device.set_discoverable(False)
+        await self.device.set_connectable(False)
         timeout = hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR
         for side, other in ((glasses, host), (host, glasses)):
             if other.public_address in side.sco_links:
@@ -388,6 +427,7 @@ class Glasses:
             "connected": bool(self.glasses_controller.classic_connections),
             "slc": self.slc.is_set(), "sco": self.sco_up.is_set(), "a2dp": self.a2dp_up.is_set(),
             "battery_sent": self.battery_sent, "mic_late_packets": self.mic_late,
+            "sco_stats": self.sco_stats.describe(),
         })
 
     # -- the control socket -----------------------------------------------------------------
@@ -433,7 +473,11 @@ class Glasses:
         if name == "a2dp-stop":
             return self.stop_a2dp()
         if name == "fold":
-            return self.fold()
+            return await self.fold()
+        if name == "unfold":
+            await self.device.set_connectable(True)
+            await self.device.set_discoverable(True)
+            return "ok unfolded"
         if name == "quit":
             asyncio.get_running_loop().call_soon(sys.exit, 0)
             return "ok bye"

@@ -13,18 +13,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
-from bumble import hci
+from bumble import hci, lmp
 from bumble.controller import Controller
 
 logger = logging.getLogger(__name__)
 
 # CVSD at 8 kHz, 16-bit linear PCM input, 2's complement (Core spec, Vol 4, Part E, 6.12).
 VOICE_SETTING_CVSD_16BIT = 0x0060
-# SCO buffers we advertise: 60-byte packets (what most USB dongles report), 16 of them.
-SCO_PACKET_LENGTH = 60
+# SCO buffers we advertise, 16 of them. The HCI allows up to 255 bytes a SCO packet; USB dongles
+# report 48-64 (their isochronous transfers), UART controllers more. 240 bytes is 15 ms of 8 kHz
+# CVSD: the sound servers read and write SCO one packet per wake-up, and under TCG 48-byte
+# packets (333 wake-ups a second, reading and writing) were more than they could keep up with
+# (docs/bluez.md). BT_LAB_SCO_BYTES (at most 255) sets it for a comparison run.
+SCO_PACKET_LENGTH = min(255, int(os.environ.get("BT_LAB_SCO_BYTES", "240")))
 SCO_PACKET_COUNT = 16
 GENERAL_INQUIRY_LAP = bytes([0x33, 0x8B, 0x9E])
+# How long a page to a controller whose page scan is off goes unanswered before Page Timeout
+# (the spec's default page timeout is 5.12 s; shorter here, the answer is the same).
+PAGE_TIMEOUT_SECONDS = 2.0
 
 
 class LabController(Controller):
@@ -129,6 +137,20 @@ class LabController(Controller):
             hc_total_num_acl_data_packets=self.total_num_acl_data_packets,
             hc_total_num_synchronous_data_packets=SCO_PACKET_COUNT,
         )
+
+    # -- paging: a controller with page scan off is not there -------------------------------
+
+    def on_classic_connection_request(self, peer_address, link_type: int) -> None:
+        """Stock Bumble connects whatever the scan setting. A controller whose page scan is off
+        (folded glasses: radio down) never answers the page: the pager gets Page Timeout.
+        bluetoothd reconnects after a link loss by timeout (its policy's ReconnectAttempts),
+        and would otherwise find folded glasses at once."""
+        if link_type == hci.HCI_Connection_Complete_Event.LinkType.ACL and not (self.classic_scan_enable & 0x02):
+            refusal = lmp.LmpNotAccepted(lmp.Opcode.LMP_HOST_CONNECTION_REQ, hci.HCI_ErrorCode.PAGE_TIMEOUT_ERROR)
+            asyncio.get_running_loop().call_later(
+                PAGE_TIMEOUT_SECONDS, lambda: self.link.send_lmp_packet(self, peer_address, refusal))
+            return
+        super().on_classic_connection_request(peer_address, link_type)
 
     # -- inquiry: every other controller on the link with inquiry scan on answers -------------
 

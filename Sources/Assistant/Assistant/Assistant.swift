@@ -41,9 +41,13 @@ public struct Assistant: Sendable {
         public var captureLimit: Duration
 
         /// ``captureLimit``'s default, from the default endpointer's timings.
-        public static var defaultCaptureLimit: Duration {
-            let endpointer = EndpointerConfiguration()
-            return .milliseconds(Int((endpointer.noSpeechTimeoutSeconds + endpointer.maximumSeconds + 1) * 1000))
+        public static var defaultCaptureLimit: Duration { captureLimit(for: EndpointerConfiguration()) }
+
+        /// The capture limit that fits `endpointer`: its no-speech timeout plus its command
+        /// limit and a second for frames in flight. A voice stage whose command wait is longer
+        /// than the default needs this one, or the backstop cuts the wait short.
+        public static func captureLimit(for endpointer: EndpointerConfiguration) -> Duration {
+            .milliseconds(Int((endpointer.noSpeechTimeoutSeconds + endpointer.maximumSeconds + 1) * 1000))
         }
 
         public init(

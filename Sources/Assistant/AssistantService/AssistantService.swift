@@ -79,6 +79,12 @@ public actor AssistantService: Service {
     private nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
     /// Who follows the events; a follower that stops listening is removed at once.
+    /// Sessions whose route failed (the reader saw their frames end with an error). The
+    /// failure is queued behind the frames read before it; those frames are skipped, so the
+    /// route's end (a fold: `deviceNotConnected`) reaches the machine at once rather than after
+    /// a voice stage running behind real time has worked through them (and heard the command
+    /// end in the silence instead).
+    private nonisolated let failedSessions = Mutex<Set<SessionID>>([])
     private nonisolated let observers = Mutex<(next: Int, all: [Int: AsyncStream<AssistantEvent>.Continuation])>((0, [:]))
 
     private var session: SessionID?
@@ -306,6 +312,7 @@ public actor AssistantService: Service {
                 for try await frame in frames { commands.yield(.frame(session: id, frame)) }
             } catch {
                 guard !Task.isCancelled else { return }
+                self.failedSessions.withLock { _ = $0.insert(id) }
                 commands.yield(.input(.routeFailed(error as? StreamSessionError ?? .audioStreamingError("\(error)"))))
             }
         }
@@ -339,7 +346,7 @@ public actor AssistantService: Service {
     // MARK: - Audio in
 
     private func process(_ frame: AudioFrame, of id: SessionID) async {
-        guard id == session, let pipeline else { return }
+        guard id == session, let pipeline, !failedSessions.withLock({ $0.contains(id) }) else { return }
         guard let mic = Self.voiceRate(frame.buffer, with: &micResampler) else { return }
         let samples = echo?.process(mic) ?? mic
         let wakeInput = wakeEcho?.process(mic)

@@ -108,13 +108,19 @@ struct Listen: AsyncParsableCommand {
         try wake.validate()
     }
 
+    /// The endpointer's timings, with `--end-silence` and `--command-wait`.
+    func endpointerConfiguration() -> EndpointerConfiguration {
+        var endpointer = EndpointerConfiguration()
+        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
+        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
+        return endpointer
+    }
+
     /// The voice stage for `engine` (`auto` resolved; no wake word for push-to-talk), its
     /// models prepared once.
     func voiceStage(engine: WakeEngine) throws -> VoiceStage {
         let wake = self.wake
-        var endpointer = EndpointerConfiguration()
-        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
-        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
+        let endpointer = endpointerConfiguration()
         if button || (now && once) { return VoiceStage(wake: .none, endpointer: endpointer) }  // push-to-talk: no wake word to listen for
         let prepared: PreparedWakeEngine
         switch engine {
@@ -153,7 +159,10 @@ struct Listen: AsyncParsableCommand {
             assembly = AssistantAssembly(
                 backend: backend, history: history.map { CommandHistory(directory: $0) },
                 configuration: AssistantService.Configuration(
-                    assistant: .init(policy: policy, once: once, earcons: earcons), speech: SpeechSettings(voice: voice),
+                    assistant: .init(
+                        policy: policy, once: once, earcons: earcons,
+                        captureLimit: Assistant.Configuration.captureLimit(for: endpointerConfiguration())),
+                    speech: SpeechSettings(voice: voice),
                     echoCancellation: !noEchoCancel, earconSounds: try earconSounds(), echoCanceller: echoCanceller),
                 voiceStage: try voiceStage(engine: engine))
             wakeCanceller = try assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
