@@ -54,7 +54,7 @@ public struct DaemonContext: Sendable {
         for warning in session.warnings { logger.warning("\(warning)") }
         logger.info("backend: \(session.kind.rawValue) (\(session.reason))")
         let routes = RouteService(
-            backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy),
+            backend: session.backend, configuration: RoutingConfiguration(policy: configuration.policy), clock: session.clock,
             logger: loggers.route)
         let assistantState = AssistantState(settings: settings)
         let wakeEngines = WakeEngines()

@@ -1,7 +1,7 @@
 import ALSABackend
 public import AudioBackend
 public import BluezBackend
-import AudioCore
+public import AudioCore
 import DeviceProfiles
 import Foundation
 import PulseBackend
@@ -25,12 +25,16 @@ public final class BackendSession: Sendable {
     public let warnings: [String]
     private let driver: Task<Void, Never>?
     private let speakerOut: String?
+    /// The time owners on this backend run on: the simulation's own on the simulated
+    /// glasses (at its speed, in step with them), the real monotonic clock elsewhere.
+    public let clock: ServiceClock
 
     private init(
         backend: any AudioDeviceBackend, kind: BackendKind, reason: String, bluez: BluezClient? = nil, bluezNote: String? = nil,
         simulated: SimulatedBackend? = nil, device: DeviceIdentifier? = nil, driver: Task<Void, Never>? = nil,
-        speakerOut: String? = nil, warnings: [String] = []
+        speakerOut: String? = nil, warnings: [String] = [], clock: ServiceClock = .continuous
     ) {
+        self.clock = clock
         self.warnings = warnings
         self.backend = backend
         self.kind = kind
@@ -132,7 +136,7 @@ public final class BackendSession: Sendable {
         let task = Task { await driver.run() }
         return BackendSession(
             backend: backend, kind: .simulated, reason: reason, simulated: backend, device: id, driver: task,
-            speakerOut: settings.speakerOut, warnings: warnings)
+            speakerOut: settings.speakerOut, warnings: warnings, clock: driver.serviceClock)
     }
 
     /// Stops the simulated clock and saves what the simulated speaker played, if asked;

@@ -78,7 +78,7 @@ extension BackendSession {
     public func startRouteService(
         configuration: RoutingConfiguration = .init(), logger: Logger = Logger(label: "route", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> RouteService {
-        let service = RouteService(backend: backend, configuration: configuration, logger: logger)
+        let service = RouteService(backend: backend, configuration: configuration, clock: clock, logger: logger)
         try await service.start()
         return service
     }

@@ -35,7 +35,7 @@ struct Monitor: AsyncParsableCommand {
         let events = await session.backend.events()
         // The route engine runs beside the raw events, so its route changes (with their
         // reasons) and session states are printed too.
-        let service = RouteService(backend: session.backend, logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let service = RouteService(backend: session.backend, clock: session.clock, logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() }))
         let decisions = await service.observe()
         try await service.start()
         if !json { printStatus("watching route changes on \(session.backend.name); Ctrl-C stops") }
