@@ -78,13 +78,14 @@ public actor AssistantService: Service {
     private var machine: Assistant
     private nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
-    /// Who follows the events; a follower that stops listening is removed at once.
     /// Sessions whose route failed (the reader saw their frames end with an error). The
     /// failure is queued behind the frames read before it; those frames are skipped, so the
     /// route's end (a fold: `deviceNotConnected`) reaches the machine at once rather than after
     /// a voice stage running behind real time has worked through them (and heard the command
-    /// end in the silence instead).
+    /// end in the silence instead). Emptied when the route is released: no frame of an older
+    /// session is processed after that, so the set holds at most the current one.
     private nonisolated let failedSessions = Mutex<Set<SessionID>>([])
+    /// Who follows the events; a follower that stops listening is removed at once.
     private nonisolated let observers = Mutex<(next: Int, all: [Int: AsyncStream<AssistantEvent>.Continuation])>((0, [:]))
 
     private var session: SessionID?
@@ -326,6 +327,7 @@ public actor AssistantService: Service {
         speaking = nil
         if let session { await routes.stopSession(session) }
         session = nil
+        failedSessions.withLock { $0.removeAll() }
         pipeline = nil
         echo = nil
         wakeEcho = nil
