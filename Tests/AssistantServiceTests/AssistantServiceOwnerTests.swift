@@ -206,6 +206,38 @@ struct AssistantServiceOwnerTests {
         await rig.finish()
     }
 
+    /// The glasses fold while the reply plays. The speaker's stream fails first (the mic's
+    /// error comes through the route service, a few hops later); that failure is the route's
+    /// end, reported as `deviceNotConnected`, not a reply that finished "interrupted" (which
+    /// released the route and cancelled the mic's reader before its error was read).
+    @Test("folded while the reply plays: the error says the device is not connected, the reply did not just finish",
+          arguments: [SimulatedGlasses.Control.fold, .powerOff, .linkDown])
+    func foldWhileSpeaking(_ loss: SimulatedGlasses.Control) async throws {
+        let rig = try await Rig.make(mic: try Self.spokenCommand())
+        let backend = HeldBackend(reply: AssistantReply(heard: "what time is it", answer: "It is noon, and the sun is high over the city today."))
+        await backend.answer()
+        let assistant = rig.assistant(backend: backend)
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        defer { eventsTask.cancel() }
+        let loop = Task { await assistant.run() }
+        assistant.trigger(skipWake: true)
+        let speaking = await rig.advance(upTo: .seconds(30)) { await assistantEvents.contains { $0.type == .replyStarted } }
+        try #require(speaking, "the reply never started")
+        _ = await rig.advance(upTo: .milliseconds(300)) { false }
+        try rig.simulated.control(rig.glasses, loss)
+        let ended = await rig.advance(upTo: .seconds(10)) {
+            await assistantEvents.contains { $0.type == .error || $0.type == .replyFinished }
+        }
+        let log = await assistantEvents.items.map { "\($0.type) \($0.text ?? "")" }
+        #expect(ended, "nothing reported the lost route: \(log)")
+        let error = await assistantEvents.items.first { $0.type == .error }?.text
+        #expect(error?.contains("Device not connected") == true, "\(log)")
+        #expect(!(await assistantEvents.contains { $0.type == .replyFinished }), "\(log)")
+        assistant.stop()
+        await loop.value
+        await rig.finish()
+    }
+
     /// Home Assistant answers with its own voice and no text: the audio plays (no placeholder
     /// text), and the backend hears that it played to the end.
     @Test("an audio reply with no text plays, and the backend is told it was played")

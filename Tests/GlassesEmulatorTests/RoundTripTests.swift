@@ -71,7 +71,6 @@ struct RoundTripTests {
     }
 
     @Test("simulated glasses folded while the reply plays: deviceNotConnected, nothing restarts on unfold, the next trigger works",
-          .disabled("regressed at the end of this stop: on an idle machine (3 of 3 cases, 3 runs on ef7d052) the fold reaches the assistant as 'replyFinished interrupted' then 'routeReleased' with no deviceNotConnected error, so the test waits out its guard; it passed in three loaded full runs on d23708d and 8f4835a. Not root-caused; see the stop's closing note (issue 23)"),
           arguments: [SimulatedGlasses.Control.fold, .powerOff, .linkDown])
     func lostWhileSpeaking(_ loss: SimulatedGlasses.Control) async throws {
         let (backend, id, driver) = try await simulated()

@@ -311,6 +311,10 @@ public actor AssistantService: Service {
         reader = Task { [commands] in
             do {
                 for try await frame in frames { commands.yield(.frame(session: id, frame)) }
+                // The frames ended without an error and nobody asked (the route service stopped).
+                guard !Task.isCancelled else { return }
+                self.failedSessions.withLock { _ = $0.insert(id) }
+                commands.yield(.input(.routeFailed(.audioStreamingError("the route's mic ended"))))
             } catch {
                 guard !Task.isCancelled else { return }
                 self.failedSessions.withLock { _ = $0.insert(id) }
@@ -429,13 +433,25 @@ public actor AssistantService: Service {
         replyWatch = try? makePipeline()
         playedResampler = nil
         speaking = Task { [routes, commands] in
-            guard let stream = await routes.playback(for: session) else {
+            // No stream: the route service ended the session; the mic's reader reports why.
+            guard let stream = await routes.playback(for: session) else { return }
+            do {
+                let report = try await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0)) })
+                guard !Task.isCancelled else { return }
+                commands.yield(.input(.replyFinished(interrupted: report.interrupted)))
+            } catch let failure as SpeechPlayer.StreamFailure {
+                // The speaker's stream failed: the route's end (a fold, a lost link), not the
+                // reply's. When the route service ended the session (it closed the stream),
+                // the mic's reader reports the cause; otherwise this failure is the report.
+                guard !Task.isCancelled, await routes.playback(for: session) != nil else { return }
+                commands.yield(.input(.routeFailed(
+                    failure.underlying as? StreamSessionError ?? .audioStreamingError("the speaker's stream failed: \(failure)"))))
+            } catch {
+                // The speech itself failed (the synthesiser): the route is fine.
+                guard !Task.isCancelled else { return }
+                self.logger.warning("the reply could not be spoken: \(error)")
                 commands.yield(.input(.replyFinished(interrupted: true)))
-                return
             }
-            let report = try? await SpeechPlayer.play(chunks, to: stream, played: { commands.yield(.played($0)) })
-            guard !Task.isCancelled else { return }
-            commands.yield(.input(.replyFinished(interrupted: report?.interrupted ?? true)))
         }
     }
 }

@@ -14,6 +14,13 @@ public enum SpeechPlayer {
         public var interrupted: Bool
     }
 
+    /// The stream the speech was written to failed (a lost link, a stream closed under it),
+    /// as opposed to the speech itself (the synthesiser): the route's trouble, not the reply's.
+    public struct StreamFailure: Error, CustomStringConvertible {
+        public var underlying: any Error
+        public var description: String { "\(underlying)" }
+    }
+
     public static func play(
         _ chunks: AsyncThrowingStream<AudioBuffer, any Error>, to stream: any PlaybackStream,
         played: @Sendable (AudioBuffer) -> Void = { _ in }, firstChunk: @Sendable () -> Void = {}
@@ -31,7 +38,7 @@ public enum SpeechPlayer {
                 }
                 let out = try convert(chunk, to: target, with: &resampler)
                 guard !out.isEmpty else { continue }
-                try await stream.write(out)
+                try await streamCall { try await stream.write(out) }
                 played(out)
                 written += out.frameCount
             }
@@ -39,17 +46,28 @@ public enum SpeechPlayer {
                 let tail = try resampler.flush()
                 let buffer = ChannelMixer.convert(AudioBuffer(format: PCMFormat(sampleRate: target.sampleRate, channels: 1), samples: tail), toChannels: target.channels)
                 if !buffer.isEmpty {
-                    try await stream.write(buffer)
+                    try await streamCall { try await stream.write(buffer) }
                     played(buffer)
                     written += buffer.frameCount
                 }
             }
-            try await stream.drain()
+            try await streamCall { try await stream.drain() }
         } catch is CancellationError {
             await stream.discardQueued()
             return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: true)
         }
         return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: false)
+    }
+
+    /// Runs a call on the stream; its failure becomes a ``StreamFailure``.
+    private static func streamCall(_ call: () async throws -> Void) async throws {
+        do {
+            try await call()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw StreamFailure(underlying: error)
+        }
     }
 
     /// Mono speech at its own rate → the stream's rate and channel count.
