@@ -1,3 +1,4 @@
+import Synchronization
 import Assistant
 import AssistantService
 import AudioCore
@@ -60,12 +61,17 @@ enum RoundTripRig {
 
     /// `engine`: the test's DTW templates (`.dtw`, the default), or a neural head, which hears
     /// the mic through its own canceller as the Assistant's does.
+    /// `addendum`: said after the local backend's first answer (a reply long enough to be
+    /// talked over).
     static func assistant(
         _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5,
-        speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }, engine: WakeEngineChoice = .dtw
+        speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }, engine: WakeEngineChoice = .dtw,
+        addendum: String? = nil
     ) throws -> AssistantService {
+        let local = try LocalAssistantBackend(battery: { 80 }, now: now)
         let backend = HistoryKeepingBackend(
-            inner: try LocalAssistantBackend(battery: { 80 }, now: now), history: CommandHistory(directory: NSTemporaryDirectory() + "roundtrip-history"),
+            inner: addendum.map { LongerFirstAnswer(inner: local, addendum: $0) } ?? local,
+            history: CommandHistory(directory: NSTemporaryDirectory() + "roundtrip-history"),
             logger: quiet)
         let model = heyGlasses  // built now, before any audio flows
         return AssistantService(
@@ -131,5 +137,29 @@ struct EmulatedRoundTrip {
     func finish() async {
         await routes.finish()
         await backend.shutdown()
+    }
+}
+
+/// A backend that says `addendum` after its first answer, and answers as `inner` after that.
+final class LongerFirstAnswer: AssistantBackend {
+    let inner: any AssistantBackend
+    let addendum: String
+    private let answered = Mutex(false)
+
+    init(inner: any AssistantBackend, addendum: String) {
+        self.inner = inner
+        self.addendum = addendum
+    }
+
+    var name: String { inner.name }
+
+    func respond(to utterance: Utterance) async throws -> AssistantReply {
+        var reply = try await inner.respond(to: utterance)
+        let first = answered.withLock { answered in
+            defer { answered = true }
+            return !answered
+        }
+        if first { reply.answer += " " + addendum }
+        return reply
     }
 }

@@ -26,6 +26,27 @@ struct WakeWordTests {
         #expect(detections[0].score > 0 && detections[0].score <= 1)
     }
 
+    /// The template matcher scores log-mel frames; given a wake input (the mic through the
+    /// linear echo filter, while a reply plays), it scores that input's frames, not the main
+    /// stream's (it used to, and missed a phrase said over the reply: `RoundTripTests`).
+    @Test func theTemplateMatcherScoresTheWakeInput() throws {
+        let phrase = try utterance("hey glasses").samples
+        let quiet = VoiceTestSignals.noise(seconds: Double(phrase.count) / 16000, rms: 0.003)
+        func wakes(main: [Float], wakeInput: [Float]) throws -> Int {
+            let pipeline = try VoicePipeline(scorer: try WakeWordDetector(models: [VoiceTestSignals.heyGlasses]))
+            #expect(pipeline.wakeWantsLinearEchoFilter)
+            var events: [VoiceEvent] = []
+            for start in stride(from: 0, to: main.count, by: 320) {
+                let end = min(main.count, start + 320)
+                events += pipeline.process(main[start..<end], wakeInput: Array(wakeInput[start..<end]))
+            }
+            events += pipeline.finish()
+            return events.filter { if case .wake = $0 { true } else { false } }.count
+        }
+        #expect(try wakes(main: quiet, wakeInput: phrase) == 1)
+        #expect(try wakes(main: phrase, wakeInput: quiet) == 0)
+    }
+
     static let confusables = ["hey gladys", "my classes", "hey douglas", "eyeglasses", "my glasses"]
 
     /// The best score the detector gives `text` at its most lenient (0 when nothing is nominated).

@@ -11,15 +11,14 @@ public enum EchoCancellerEngine: String, Sendable, CaseIterable {
 }
 
 extension EchoCancellerEngine {
-    /// The canceller a wake engine that wants a linear echo filter
-    /// (`WakeWordScorer.wantsLinearEchoFilter`, a neural head) hears the mic through. webrtc's
-    /// takes the most echo out (24.6 dB against SpeexDSP's 6 dB on the emulated glasses), and
-    /// dtw hears a phrase said over the reply through it (score 0.73); but its double-talk
-    /// suppression takes that phrase down by 3–25 dB, changing every 50 ms, and a neural head
-    /// then scores 0.01. SpeexDSP's linear filter leaves the phrase whole, with more of the reply
-    /// under it, which a head trained on talk-over hears (RoundTripTests, barge-in with the
-    /// neural head). The VAD, the command and dtw (which scores the log-mel frames of the main
-    /// stream) keep the main canceller.
+    /// The canceller the wake engine hears the mic through (`WakeWordScorer.wantsLinearEchoFilter`:
+    /// a neural head and the template matcher both want it). webrtc's takes the most echo out
+    /// (24.6 dB against SpeexDSP's 6 dB on the emulated glasses), but its double-talk
+    /// suppression takes a phrase said over the reply down by 3–25 dB, changing every 50 ms: a
+    /// neural head then scores 0.01, and dtw missed the phrase said 0.5 s into the first reply
+    /// (3 of 3). SpeexDSP's linear filter leaves the phrase whole, with more of the reply under
+    /// it, which both engines hear (RoundTripTests, the two barge-in tests). The VAD and the
+    /// command keep the main canceller.
     public static let linearFilter = EchoCancellerEngine.speex
 }
 

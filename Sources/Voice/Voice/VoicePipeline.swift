@@ -4,6 +4,9 @@ public import AudioCore
 /// No I/O, no threads; one owner.
 public final class VoicePipeline {
     private let extractor = LogMelFeatureExtractor()
+    /// The wake input's own log-mel frames, for an engine that scores them (dtw): fed in step
+    /// with the main stream (the wake input, or the samples when none is given).
+    private let wakeExtractor: LogMelFeatureExtractor?
     private let vad: VoiceActivityDetector
     private let wake: (any WakeWordScorer)?
     private var endpointer: Endpointer
@@ -23,7 +26,9 @@ public final class VoicePipeline {
         wake: WakeWordConfiguration = WakeWordConfiguration(), endpointer: EndpointerConfiguration = EndpointerConfiguration()
     ) throws(VoiceError) {
         self.vad = try VoiceActivityDetector(configuration: vad)
-        self.wake = wakeModels.isEmpty ? nil : try WakeWordDetector(models: wakeModels, configuration: wake)
+        let detector = wakeModels.isEmpty ? nil : try WakeWordDetector(models: wakeModels, configuration: wake)
+        self.wake = detector
+        wakeExtractor = detector.map(Self.wakeExtractor(for:)) ?? nil
         self.endpointer = try Endpointer(configuration: endpointer)
     }
 
@@ -34,7 +39,12 @@ public final class VoicePipeline {
     ) throws(VoiceError) {
         self.vad = try VoiceActivityDetector(configuration: vad)
         self.wake = scorer
+        wakeExtractor = scorer.map(Self.wakeExtractor(for:)) ?? nil
         self.endpointer = try Endpointer(configuration: endpointer)
+    }
+
+    private static func wakeExtractor(for scorer: any WakeWordScorer) -> LogMelFeatureExtractor? {
+        scorer.scoresLogMel && scorer.wantsLinearEchoFilter ? LogMelFeatureExtractor() : nil
     }
 
     /// Whether the wake engine wants the mic through a linear echo filter of its own
@@ -53,16 +63,14 @@ public final class VoicePipeline {
     public func process(_ samples: some Collection<Float>, wakeInput: [Float]? = nil) -> [VoiceEvent] {
         samplesSeen += samples.count
         var events: [VoiceEvent] = []
+        let wakeSamples: [Float]? = if let wakeInput, wakeInput.count == samples.count { wakeInput } else { nil }
         if wake != nil {
             unscored.removeFirst(unscoredStart)
             unscoredStart = 0
-            if let wakeInput, wakeInput.count == samples.count {
-                unscored += wakeInput
-            } else {
-                unscored.append(contentsOf: samples)
-            }
+            if let wakeSamples { unscored += wakeSamples } else { unscored.append(contentsOf: samples) }
         }
-        for logMel in extractor.process(samples) {
+        let wakeFrames = wakeExtractor.map { extractor in wakeSamples.map { extractor.process($0) } ?? extractor.process(samples) }
+        for (index, logMel) in extractor.process(samples).enumerated() {
             let decision = vad.process(logMel: logMel)
             if decision.speechStarted {
                 let onset = vad.configuration.onsetFrames - 1
@@ -72,7 +80,7 @@ public final class VoicePipeline {
                 let hangover = vad.configuration.hangoverFrames
                 events.append(.speechEnded(time: Double(decision.index - hangover) / LogMelFeatureExtractor.frameRate))
             }
-            for detection in scoreFrame(logMel) { events += heard(detection) }
+            for detection in scoreFrame(wakeFrames?[index] ?? logMel) { events += heard(detection) }
             events += translate(endpointer.frame(at: decision.time, isSpeech: decision.isSpeech))
         }
         return events

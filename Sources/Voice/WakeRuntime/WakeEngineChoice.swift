@@ -13,9 +13,9 @@ public import Voice
 /// any phrase in seconds: a head takes about 2½ minutes to train.
 ///
 /// The Assistant hears a barge-in (the phrase said over its reply) through the echo canceller:
-/// a neural head hears the mic through SpeexDSP's linear filter besides webrtc's
+/// the wake engine (either) hears the mic through SpeexDSP's linear filter besides webrtc's
 /// (`WakeWordScorer.wantsLinearEchoFilter`, `EchoCancellerEngine.linearFilter`), since webrtc's double-talk suppression flutters the
-/// phrase's level 3–25 dB from block to block and the head then misses it.
+/// phrase's level 3–25 dB from block to block and both engines then miss it.
 public enum WakeEngineChoice: Sendable, Equatable {
     case neural(head: String)
     case dtw

@@ -16,8 +16,12 @@ public protocol WakeWordScorer: AnyObject {
     /// Whether this engine should hear the mic through a linear echo filter of its own while a
     /// reply plays, rather than the voice stage's canceller: a neural head misses a phrase said
     /// over the reply once double-talk suppression has chopped it up. The Assistant runs that
-    /// second canceller for it (`AssistantService`). The template matcher does not (false).
+    /// second canceller for it (`AssistantService`). Both engines of ours do; false by default.
     var wantsLinearEchoFilter: Bool { get }
+
+    /// Whether the engine scores the log-mel frames (rather than the samples): the pipeline
+    /// then computes them from the wake input too, when it differs from the main stream.
+    var scoresLogMel: Bool { get }
 
     /// Why the engine could not score some audio (an inference error), if it failed: the
     /// stream's owner reports it; a failure never reads as "not the phrase".
@@ -26,10 +30,14 @@ public protocol WakeWordScorer: AnyObject {
 
 extension WakeWordScorer {
     public var wantsLinearEchoFilter: Bool { false }
+    public var scoresLogMel: Bool { false }
     public var failure: (any Error)? { nil }
 }
 
 extension WakeWordDetector: WakeWordScorer {
+    public var wantsLinearEchoFilter: Bool { true }
+    public var scoresLogMel: Bool { true }
+
     public func process(samples: ArraySlice<Float>, logMel: [Float]) -> [WakeWordDetection] {
         process(logMel: logMel)
     }
