@@ -176,6 +176,7 @@ struct Listen: AsyncParsableCommand {
         let decisions = await routes.observe()
         let clock = routes.clock
         let (json, seconds, now) = (self.json, self.seconds, self.now)
+        let interrupt = Interrupt()  // caught from here: the status line's Ctrl-C is never lost
         if !json {
             if !(now && once) {
                 let cancellers = noEchoCancel ? "off" : echoCanceller.rawValue + (wakeCanceller.map { " (the wake word's: \($0.rawValue))" } ?? "")
@@ -191,7 +192,7 @@ struct Listen: AsyncParsableCommand {
             try? await session.closeAndReport()
             throw error
         }
-        try await Interrupt().cancellable {
+        try await interrupt.cancellable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Route changes come from the route service itself (below), which also sees

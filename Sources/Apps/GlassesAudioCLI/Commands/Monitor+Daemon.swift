@@ -6,10 +6,11 @@ extension Monitor {
     func followDaemon() async throws {
         let client = try connection.client()
         _ = try await client.send("GET", "/api/status")  // says so at once when no daemon answers
+        let interrupt = Interrupt()  // caught from here: the status line's Ctrl-C is never lost
         if !json { printStatus("following glasses-audiod at \(client.baseURL); Ctrl-C stops") }
         let (json, count, seconds) = (self.json, self.count, self.seconds)
         let events = client.events()
-        try await Interrupt.cancellable {
+        try await interrupt.cancellable {
             try await forAtMost(seconds) {
                 var seen = 0
                 for try await event in events {

@@ -38,10 +38,13 @@ struct Monitor: AsyncParsableCommand {
         let service = RouteService(backend: session.backend, clock: session.clock, logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() }))
         let decisions = await service.observe()
         try await service.start()
+        // Signals are caught from here: a Ctrl-C right after the status line says it stops the
+        // monitor ends it cleanly (before, one that came first killed it with status 130).
+        let interrupt = Interrupt()
         if !json { printStatus("watching route changes on \(session.backend.name); Ctrl-C stops") }
         let start = ContinuousClock.now
         let (json, count, seconds) = (self.json, self.count, self.seconds)
-        try await Interrupt.cancellable {
+        try await interrupt.cancellable {
             try await forAtMost(seconds) { try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     var seen = 0

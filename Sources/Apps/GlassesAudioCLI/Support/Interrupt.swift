@@ -73,9 +73,4 @@ final class Interrupt: Sendable {
             return
         }
     }
-
-    /// Runs `body` until it ends or a signal cancels it.
-    static func cancellable(_ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await Interrupt().cancellable(body)
-    }
 }
