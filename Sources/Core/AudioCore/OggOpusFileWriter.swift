@@ -63,8 +63,7 @@ public final class OggOpusFileWriter: AudioFileWriter {
     public var level: AudioLevel { state.withLock { $0.level.level } }
 
     public func write(_ buffer: AudioBuffer) throws(AudioFileError) {
-        precondition(buffer.format.sampleRate == format.sampleRate && buffer.format.channels == format.channels,
-                     "a \(buffer.format) buffer written to a \(format) file")
+        AudioFileWriters.requireSameLayout(buffer, as: format)
         try state.withLock { state throws(AudioFileError) in
             guard let encoder = state.encoder else {
                 throw AudioFileError(path: path, problem: .writeFailed("the file is already closed"))
