@@ -1,6 +1,7 @@
 public import Assistant
 import AudioBackend
 public import AudioCore
+public import EchoCancellation
 import Foundation
 public import Logging
 public import RouteService
