@@ -299,10 +299,22 @@ public actor AssistantService: Service {
         }
         let made: VoicePipeline
         do {
-            made = try makePipeline()
+            // Off the actor, as a child of the opening task: a new wake phrase's engine can take
+            // minutes to prepare (dtw trains its classifier), and the owner goes on carrying out
+            // commands meanwhile; stopping or sleeping cancels the opening task and so the
+            // preparation, which checks for it.
+            let prepare = makePipeline
+            async let building = prepare()
+            made = try await building
         } catch {
             await routes.stopSession(ready.id)
+            guard !Task.isCancelled else { return false }
             commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
+            return false
+        }
+        guard !Task.isCancelled else {
+            logger.debug("the voice stage was ready after the route was no longer wanted; closing it")
+            await routes.stopSession(ready.id)
             return false
         }
         opening = nil
