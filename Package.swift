@@ -22,7 +22,7 @@ let layers: [String: [String]] = [
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
-    "Assistant": ["Assistant", "LocalAssistant", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket"],
+    "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket"],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
     ],
@@ -90,10 +90,13 @@ let package = Package(
         .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
         .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx"], swiftSettings: strict),
+        // The mic's echo of the reply taken out, through SpeexDSP's or webrtc-audio-processing's
+        // canceller: the one module that links either library.
+        .target(name: "EchoCancellation", dependencies: ["CSpeexDSP", "CWebRTCAudioProcessing"], swiftSettings: strict),
         .target(
             name: "AssistantService",
             dependencies: [
-                "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "CSpeexDSP", "CWebRTCAudioProcessing",
+                "Assistant", "RouteService", "Routing", "Voice", "Speech", "SpeechPlayback", "AudioCore", "AudioBackend", "EchoCancellation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -103,7 +106,7 @@ let package = Package(
         .target(
             name: "AssistantAssembly",
             dependencies: [
-                "Assistant", "AssistantService", "RouteService", "Speech", "Voice", "WakeRuntime",
+                "Assistant", "AssistantService", "EchoCancellation", "RouteService", "Speech", "Voice", "WakeRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -161,7 +164,7 @@ let package = Package(
             name: "GlassesAudioCLI",
             dependencies: [
                 "AudioCore", "Routing", "DeviceProfiles", "AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "Voice", "Speech", "WakeRuntime", "WakeEvaluation", "RouteService",
-                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "AssistantAssembly", "LocalAssistant", "OpenWakeWord",
+                "BackendSelection", "SpeechPlayback", "Assistant", "AssistantService", "EchoCancellation", "AssistantAssembly", "LocalAssistant", "OpenWakeWord",
                 "BluezBackend", "BluezModel", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -192,8 +195,8 @@ let package = Package(
         .testTarget(
             name: "AssistantServiceTests",
             dependencies: [
-                "AssistantService", "Assistant", "AudioBackend", "AudioCore", "DeviceProfiles", "RouteService", "Routing", "Simulator",
-                "Speech", "Voice", .product(name: "Logging", package: "swift-log"),
+                "AssistantService", "Assistant", "AudioBackend", "AudioCore", "DeviceProfiles", "EchoCancellation", "RouteService", "Routing",
+                "Simulator", "Speech", "Voice", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
@@ -274,7 +277,7 @@ let package = Package(
         .executableTarget(
             name: "RoundTripBench",
             dependencies: [
-                "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "WakeRuntime", "GlassesEmulator", "PulseBackend",
+                "Assistant", "AssistantService", "EchoCancellation", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "WakeRuntime", "GlassesEmulator", "PulseBackend",
                 "RouteService", "Routing", "AudioBackend", "AudioCore", "DeviceProfiles", .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/RoundTripBench", swiftSettings: strict),

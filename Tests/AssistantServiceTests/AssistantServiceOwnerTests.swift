@@ -9,6 +9,7 @@ import RouteService
 import Routing
 import ServiceLifecycle
 import Simulator
+import Synchronization
 import Speech
 import Testing
 import Voice
@@ -176,6 +177,34 @@ struct AssistantServiceOwnerTests {
         assistant.stop()
         await loop.value
         await rig.routes.finish()
+    }
+
+    /// A voice stage still being prepared when the route opens (a new wake phrase's engine
+    /// trains for minutes) does not hold the owner: it goes on carrying out commands, and stopping
+    /// cancels the preparation and lets go of the session.
+    @Test("a voice stage still being prepared: stop() is carried out, the preparation is cancelled, the session closed")
+    func stopWhileTheVoiceStageIsPrepared() async throws {
+        let rig = try await Rig.make()
+        let preparation = Mutex((started: false, cancelled: false))
+        let assistant = rig.assistant(pipeline: {
+            preparation.withLock { $0.started = true }
+            while !Task.isCancelled { usleep(1000) }  // as the wake trainer does between utterances
+            preparation.withLock { $0.cancelled = true }
+            throw CancellationError()
+        })
+        let (routeOutputs, outputsTask) = Self.collect(rig.outputs)
+        defer { outputsTask.cancel() }
+        let loop = Task { await assistant.run() }
+        assistant.trigger()
+        #expect(await rig.advance(upTo: .seconds(30)) { preparation.withLock { $0.started } }, "the voice stage was never asked for")
+        assistant.stop()
+        await loop.value
+        #expect(preparation.withLock { $0.cancelled }, "the preparation went on after the owner stopped")
+        let closed = await rig.advance(upTo: .seconds(30)) {
+            await routeOutputs.contains { if case .sessionStateChanged(_, .stopped) = $0 { true } else { false } }
+        }
+        #expect(closed, "the session opened for the voice stage is still held")
+        await rig.finish()
     }
 
     /// The machine's reply timeout is the one the backend gets, and when it passes the apology

@@ -1,5 +1,6 @@
 @testable import AssistantService
 import AudioCore
+@testable import EchoCancellation
 import Foundation
 import Speech
 import Testing

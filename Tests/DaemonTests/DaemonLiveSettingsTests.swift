@@ -24,7 +24,9 @@ extension DaemonSuites {
         /// One push-to-talk round trip on the local backend, after `change` (a settings route
         /// and its body): the assistant's replies, as the conversation keeps them, and the
         /// seconds the simulated speaker played.
-        static func roundTrip(asking question: String, after change: (path: String, body: String)) async throws -> (replies: [String], played: Double) {
+        static func roundTrip(asking question: String, after change: (path: String, body: String)) async throws
+            -> (replies: [String], played: Double, pitch: Double?)
+        {
             let directory = TemporaryDirectory()
             let speaker = directory.path("speaker.wav")
             let daemon = try await DaemonProcess.start(
@@ -43,12 +45,44 @@ extension DaemonSuites {
             #expect(released, "the round trip did not end: \(stopped.stderr)")
             #expect(stopped.status == 0, "\(stopped.stderr)")
             let replies = conversation.jsonArray.filter { $0["role"] as? String == "assistant" }.compactMap { $0["content"] as? String }
-            return (replies, try AudioFileReader.read(speaker).duration)
+            let played = try AudioFileReader.read(speaker)
+            return (replies, played.duration, medianPitch(of: ChannelMixer.mixdownToMono(played)))
+        }
+
+        /// The median fundamental frequency (Hz) of the voiced 40 ms frames of `audio` (mono):
+        /// the lag in 60...400 Hz where a frame's normalised autocorrelation peaks, kept where
+        /// that peak is above 0.5; nil with no voiced frame.
+        static func medianPitch(of audio: AudioBuffer) -> Double? {
+            let rate = audio.format.sampleRate
+            let frame = rate / 25
+            let lags = (rate / 400)...(rate / 60)
+            var pitches: [Double] = []
+            var start = 0
+            while start + frame + lags.upperBound <= audio.samples.count {
+                let window = Array(audio.samples[start..<(start + frame + lags.upperBound)])
+                start += frame
+                let energy = window[0..<frame].reduce(0) { $0 + $1 * $1 }
+                guard energy / Float(frame) > 1e-4 else { continue }
+                var best = (lag: 0, score: Float(0))
+                for lag in lags {
+                    var product: Float = 0
+                    var lagged: Float = 0
+                    for index in 0..<frame {
+                        product += window[index] * window[index + lag]
+                        lagged += window[index + lag] * window[index + lag]
+                    }
+                    let score = product / max(1e-9, (energy * lagged).squareRoot())
+                    if score > best.score { best = (lag, score) }
+                }
+                if best.score > 0.5 { pitches.append(Double(rate) / Double(best.lag)) }
+            }
+            guard !pitches.isEmpty else { return nil }
+            return pitches.sorted()[pitches.count / 2]
         }
 
         @Test("a new name applies at once: asked its name right after the change, the local backend says the new one")
         func nameAppliesAtOnce() async throws {
-            let (replies, _) = try await Self.roundTrip(asking: "what is your name", after: ("/api/settings/name", #"{"name": "Jarvis"}"#))
+            let (replies, _, _) = try await Self.roundTrip(asking: "what is your name", after: ("/api/settings/name", #"{"name": "Jarvis"}"#))
             #expect(replies.contains { $0.hasPrefix("I am Jarvis.") }, "\(replies)")
         }
 
@@ -58,6 +92,15 @@ extension DaemonSuites {
             let slow = try await Self.roundTrip(asking: "what is your name", after: ("/api/settings/voice", #"{"rate": 80}"#))
             #expect(fast.replies == slow.replies && fast.replies.count == 1, "\(fast.replies) \(slow.replies)")
             #expect(fast.played > 0.3 && fast.played * 2 < slow.played, "played \(fast.played) s at 450 wpm, \(slow.played) s at 80 wpm")
+        }
+
+        @Test("a new pitch applies from the next reply: the same reply at pitch 90 is spoken clearly higher than at 10")
+        func pitchAppliesFromTheNextReply() async throws {
+            let low = try await Self.roundTrip(asking: "what is your name", after: ("/api/settings/voice", #"{"pitch": 10}"#))
+            let high = try await Self.roundTrip(asking: "what is your name", after: ("/api/settings/voice", #"{"pitch": 90}"#))
+            #expect(low.replies == high.replies && low.replies.count == 1, "\(low.replies) \(high.replies)")
+            let (lowPitch, highPitch) = (try #require(low.pitch), try #require(high.pitch))
+            #expect(highPitch > lowPitch * 1.25, "median pitch \(lowPitch) Hz at pitch 10, \(highPitch) Hz at pitch 90")
         }
 
         /// "hey jarvis" has openWakeWord's community head (installed by scripts/bootstrap), so its

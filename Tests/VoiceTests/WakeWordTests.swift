@@ -149,6 +149,21 @@ struct WakeWordTests {
         #expect(after > before)
     }
 
+    /// A new phrase's model takes minutes to prepare on a loaded machine (dtw's classifier is
+    /// trained on hundreds of utterances); a cancelled task (its owner stopping) ends it between
+    /// utterances, in the templates and in the classifier's training.
+    @Test("preparing a new phrase's model stops with .cancelled when its task is cancelled")
+    func cancelledPreparationStops() async throws {
+        let phrase = "hey cancelled glasses"
+        let building = Task { try WakeWordTemplateBuilder(cacheDirectory: nil).model(for: phrase) }
+        building.cancel()
+        await #expect(throws: WakeWordBuildError.cancelled) { try await building.value }
+        let templates = try WakeWordTemplateBuilder(cacheDirectory: nil, classifierTrainer: nil).model(for: phrase)
+        let training = Task { try WakeWordClassifierTrainer().train(templates, phrase: phrase) }
+        training.cancel()
+        await #expect(throws: WakeWordBuildError.cancelled) { try await training.value }
+    }
+
     @Test func rejectsBadParameters() throws {
         #expect(throws: VoiceError.invalidSensitivity(1.5)) {
             try WakeWordDetector(models: [VoiceTestSignals.heyGlasses], configuration: WakeWordConfiguration(sensitivity: 1.5))

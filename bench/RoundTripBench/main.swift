@@ -3,6 +3,7 @@ import AssistantService
 import AudioBackend
 import AudioCore
 import DeviceProfiles
+import EchoCancellation
 import Foundation
 import GlassesEmulator
 import LocalAssistant

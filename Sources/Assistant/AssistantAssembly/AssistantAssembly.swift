@@ -36,7 +36,7 @@ public struct AssistantAssembly: Sendable {
     public func make(routes: RouteService, logger: Logger) -> AssistantService {
         let kept: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: $0, logger: logger, alsoKeep: alsoKeep) } ?? backend
         return AssistantService(
-            routes: routes, backend: kept, synthesizer: EspeakSpeech(), configuration: configuration, clock: routes.clock, logger: logger,
+            routes: routes, backend: kept, configuration: configuration, clock: routes.clock, logger: logger,
             voice: voice, pipeline: { [voiceStage] in try voiceStage.makePipeline() })
     }
 }

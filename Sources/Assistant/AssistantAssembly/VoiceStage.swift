@@ -1,4 +1,5 @@
 public import AssistantService
+public import EchoCancellation
 public import Voice
 public import WakeRuntime
 

@@ -1,6 +1,7 @@
 public import Assistant
 import AudioBackend
 public import AudioCore
+public import EchoCancellation
 import Foundation
 public import Logging
 public import RouteService
@@ -68,7 +69,8 @@ public actor AssistantService: Service {
 
     public nonisolated let routes: RouteService
     private let backend: any AssistantBackend
-    private let synthesizer: any SpeechSynthesizer
+    /// A fixed engine (tests); nil: the engine the voice settings name, as each reply starts.
+    private let synthesizer: (any SpeechSynthesizer)?
     private let configuration: Configuration
     private let makePipeline: @Sendable () throws -> VoicePipeline
     /// The voice of each reply, asked as it starts.
@@ -110,10 +112,14 @@ public actor AssistantService: Service {
     private var ticker: Task<Void, Never>?
     private var finished = false
 
-    /// - Parameter voice: the voice in force, asked as each reply starts (the daemon's settings,
-    ///   changed while it runs); `nil`: `configuration.speech` throughout.
+    /// - Parameters:
+    ///   - synthesizer: the engine every reply is spoken with; `nil` (the assistant's own
+    ///     assembly): the engine the voice in force names (``SpeechEngines``), with its rate,
+    ///     pitch and volume, as each reply starts.
+    ///   - voice: the voice in force, asked as each reply starts (the daemon's settings,
+    ///     changed while it runs); `nil`: `configuration.speech` throughout.
     public init(
-        routes: RouteService, backend: any AssistantBackend, synthesizer: any SpeechSynthesizer,
+        routes: RouteService, backend: any AssistantBackend, synthesizer: (any SpeechSynthesizer)? = nil,
         configuration: Configuration = .init(), clock: ServiceClock = .continuous, logger: Logger,
         voice: (@Sendable () -> SpeechSettings)? = nil,
         pipeline: @escaping @Sendable () throws -> VoicePipeline
@@ -239,7 +245,7 @@ public actor AssistantService: Service {
             wakeWord = "trigger"
             for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
         case .handOver(let segment, let timeLimit): handOver(segment, timeLimit: timeLimit)
-        case .speak(let text): play(synthesizer.speak(text, settings: voice()))
+        case .speak(let text): play(speech(text, settings: voice()))
         case .playAudio(let audio): play(AsyncThrowingStream { $0.yield(audio); $0.finish() })
         case .cancelSpeech:
             speaking?.cancel()
@@ -293,10 +299,22 @@ public actor AssistantService: Service {
         }
         let made: VoicePipeline
         do {
-            made = try makePipeline()
+            // Off the actor, as a child of the opening task: a new wake phrase's engine can take
+            // minutes to prepare (dtw trains its classifier), and the owner goes on carrying out
+            // commands meanwhile; stopping or sleeping cancels the opening task and so the
+            // preparation, which checks for it.
+            let prepare = makePipeline
+            async let building = prepare()
+            made = try await building
         } catch {
             await routes.stopSession(ready.id)
+            guard !Task.isCancelled else { return false }
             commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
+            return false
+        }
+        guard !Task.isCancelled else {
+            logger.debug("the voice stage was ready after the route was no longer wanted; closing it")
+            await routes.stopSession(ready.id)
             return false
         }
         opening = nil
@@ -424,6 +442,18 @@ public actor AssistantService: Service {
 
     /// Plays the reply's audio (synthesised text, or the backend's own) on the route's speaker,
     /// every chunk also to the echo canceller and the reply's wake watch.
+    /// `text` spoken with `settings`, on the fixed engine or the one the settings name; an
+    /// unknown engine gives a stream that fails at once, saying which engines there are.
+    private func speech(_ text: String, settings: SpeechSettings) -> AsyncThrowingStream<AudioBuffer, any Error> {
+        if let synthesizer { return synthesizer.speak(text, settings: settings) }
+        do {
+            return try SpeechEngines.engine(named: settings.engine).speak(text, settings: settings)
+        } catch {
+            logger.error("the reply cannot be spoken: \(error)")
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
     private func play(_ makeChunks: @autoclosure () -> AsyncThrowingStream<AudioBuffer, any Error>) {
         guard let session else {
             commands.yield(.input(.replyFinished(interrupted: true)))

@@ -2,7 +2,6 @@ public import AudioBackend
 public import AudioCore
 public import Logging
 public import Routing
-internal import CALSA
 import Foundation
 import Synchronization
 
@@ -79,7 +78,7 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
     deinit { watcher.withLock { $0?.cancel() } }
 
     /// libasound's version (`snd_asoundlib_version`), e.g. `1.2.8`.
-    public static var libraryVersion: String { String(cString: snd_asoundlib_version()) }
+    public static var libraryVersion: String { LibASound.version }
 
     /// The Bluetooth devices BlueALSA has PCMs for (ALSA itself knows no devices).
     public func devices() async throws -> [Device] { blueALSA?.model.devices ?? [] }

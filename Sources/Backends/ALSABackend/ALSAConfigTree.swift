@@ -1,4 +1,3 @@
-internal import CALSA
 import Foundation
 
 /// One PCM definition found in ALSA's configuration (`pcm.NAME { type …; hint { … } }`).
@@ -34,66 +33,28 @@ final class ALSAConfigTree: @unchecked Sendable {
     let files: ALSAConfigFiles
 
     init(files: ALSAConfigFiles) throws(ALSAError) {
-        var top: OpaquePointer?
-        var update: OpaquePointer?
-        let path = files.topFiles.joined(separator: ":")
-        try ALSAError.check("read ALSA configuration \(path)", snd_config_update_r(&top, &update, path))
-        guard let top else { throw ALSAError(operation: "read ALSA configuration \(path)", code: -ENOENT) }
-        self.top = top
-        self.update = update
+        (top, update) = try LibASound.readConfiguration(files.topFiles.joined(separator: ":"))
         self.files = files
     }
 
     deinit {
-        snd_config_delete(top)
-        if let update { snd_config_update_free(update) }
+        LibASound.freeConfiguration(top: top, update: update)
     }
 
     /// The PCM definitions under `pcm`, each marked user-defined when one of the user's files
     /// names it.
     func pcmDefinitions() -> [ALSAPCMDefinition] {
         let userNames = Set(files.userFiles.flatMap(Self.pcmNames(inFile:)))
-        return Self.children(of: top, key: "pcm").map { name, node in
+        return LibASound.children(of: top, key: "pcm").map { name, node in
             ALSAPCMDefinition(
-                name: name, type: Self.string(node, "type"), description: Self.string(node, "hint.description"),
-                ioid: Self.string(node, "hint.IOID"), userDefined: userNames.contains(name))
+                name: name, type: LibASound.string(node, "type"), description: LibASound.string(node, "hint.description"),
+                ioid: LibASound.string(node, "hint.IOID"), userDefined: userNames.contains(name))
         }
     }
 
     /// The PCM names one file defines, read on its own (no hooks): what the user wrote there.
     static func pcmNames(inFile path: String) -> [String] {
         guard FileManager.default.isReadableFile(atPath: path) else { return [] }
-        var top: OpaquePointer?
-        guard snd_config_top(&top) >= 0, let top else { return [] }
-        defer { snd_config_delete(top) }
-        var input: OpaquePointer?
-        guard snd_input_stdio_open(&input, path, "r") >= 0, let input else { return [] }
-        defer { snd_input_close(input) }
-        guard snd_config_load(top, input) >= 0 else { return [] }
-        return children(of: top, key: "pcm").map(\.0)
-    }
-
-    private static func children(of top: OpaquePointer, key: String) -> [(String, OpaquePointer)] {
-        var node: OpaquePointer?
-        guard snd_config_search(top, key, &node) >= 0, let node else { return [] }
-        var out: [(String, OpaquePointer)] = []
-        var position = snd_config_iterator_first(node)
-        let end = snd_config_iterator_end(node)
-        while position != end {
-            if let entry = snd_config_iterator_entry(position) {
-                var id: UnsafePointer<CChar>?
-                if snd_config_get_id(entry, &id) >= 0, let id { out.append((String(cString: id), entry)) }
-            }
-            position = snd_config_iterator_next(position)
-        }
-        return out
-    }
-
-    private static func string(_ node: OpaquePointer, _ key: String) -> String? {
-        var child: OpaquePointer?
-        guard snd_config_search(node, key, &child) >= 0, let child else { return nil }
-        var value: UnsafePointer<CChar>?
-        guard snd_config_get_string(child, &value) >= 0, let value else { return nil }
-        return String(cString: value)
+        return LibASound.childNames(inFile: path, key: "pcm")
     }
 }

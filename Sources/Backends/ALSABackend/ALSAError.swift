@@ -1,4 +1,4 @@
-internal import CALSA
+import Foundation
 
 /// A libasound error with what was being attempted.
 public struct ALSAError: Error, Sendable, CustomStringConvertible {
@@ -16,5 +16,5 @@ public struct ALSAError: Error, Sendable, CustomStringConvertible {
     /// An xrun (`-EPIPE`) or a suspend (`-ESTRPIPE`): `snd_pcm_recover` can resume the stream.
     var isRecoverable: Bool { code == -EPIPE || code == -ESTRPIPE || code == -EINTR }
 
-    public var description: String { "ALSA: \(operation) failed: \(String(cString: snd_strerror(code)))" }
+    public var description: String { "ALSA: \(operation) failed: \(LibASound.describe(code))" }
 }

@@ -37,12 +37,7 @@ public final class BluezClient: Sendable {
             throw BluezError("cannot reach the \(busAddress == nil ? "system bus" : "bus at \(busAddress!)"): \(error)")
         }
         let client = BluezClient(connection: connection)
-        do {
-            try await client.start()
-        } catch {
-            connection.close()
-            throw error
-        }
+        try await connection.closing(ifFails: client.start)
         return client
     }
 

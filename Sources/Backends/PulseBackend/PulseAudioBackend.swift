@@ -1,7 +1,6 @@
 public import AudioBackend
 public import AudioCore
 public import Routing
-internal import CPulse
 import Foundation
 import Synchronization
 

@@ -1,5 +1,4 @@
 import Foundation
-internal import COpus
 
 /// An audio file read a piece at a time, so a long file costs no more memory than a piece.
 ///
@@ -24,7 +23,7 @@ public final class AudioFileChunks {
 
     private enum Source {
         case wav(descriptor: Int32, layout: (tag: UInt16, channels: Int, rate: Int, bits: Int), remaining: Int?)
-        case opus(OpaquePointer)
+        case opus(OpusStreamDecoder)
         case finished
     }
 
@@ -40,12 +39,8 @@ public final class AudioFileChunks {
         self.recovering = recovering
         try AudioFileError.checkReadable(path)
         if path.lowercased().hasSuffix(".opus") || path.lowercased().hasSuffix(".ogg") {
-            var error: Int32 = 0
-            guard let file = op_open_file(path, &error) else {
-                throw AudioFileError(path: path, problem: error == OP_ENOTFORMAT
-                    ? .notAudio("not an Ogg Opus stream") : .truncated(OggOpusFile.describe(error)))
-            }
-            format = PCMFormat(sampleRate: 48000, channels: Int(op_channel_count(file, -1)))
+            let file = try OggOpusFile.openDecoder(path)
+            format = PCMFormat(sampleRate: 48000, channels: file.channels)
             source = .opus(file)
         } else {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -82,24 +77,23 @@ public final class AudioFileChunks {
         case .opus(let file):
             var samples = [Float]()
             var chunk = [Float](repeating: 0, count: 5760 * max(format.channels, 2))
-            while samples.count < framesPerChunk * format.channels {
-                let frames = chunk.withUnsafeMutableBufferPointer { op_read_float(file, $0.baseAddress, Int32($0.count), nil) }
-                if frames == OP_HOLE { continue }
-                if frames < 0 {
+            decoding: while samples.count < framesPerChunk * format.channels {
+                switch file.read(into: &chunk) {
+                case .frames(let frames):
+                    samples.append(contentsOf: chunk[0..<(frames * format.channels)])
+                case .broken(let error):
                     finish()
-                    let broken = OggOpusFile.brokenOff(afterFrames: framesRead + samples.count / max(1, format.channels), code: frames)
+                    let broken = OggOpusFile.brokenOff(afterFrames: framesRead + samples.count / max(1, format.channels), error: error)
                     guard recovering else { throw AudioFileError(path: path, problem: broken) }
                     damage = broken
-                    break
-                }
-                if frames == 0 {
+                    break decoding
+                case .end:
                     finish()
                     if recovering {
                         damage = OggOpusFile.cutInsidePage(path, wholeFrames: framesRead + samples.count / max(1, format.channels))
                     }
-                    break
+                    break decoding
                 }
-                samples.append(contentsOf: chunk[0..<(Int(frames) * format.channels)])
             }
             framesRead += samples.count / max(1, format.channels)
             return samples.isEmpty ? nil : AudioBuffer(format: format, samples: samples)
@@ -141,7 +135,7 @@ public final class AudioFileChunks {
     private func finish() {
         switch source {
         case .wav(let descriptor, _, _): close(descriptor)
-        case .opus(let file): op_free(file)
+        case .opus(let file): file.close()
         case .finished: break
         }
         source = .finished

@@ -38,6 +38,13 @@ public enum AudioFileWriters {
         return try WAVFileWriter(path: path, format: format)
     }
 
+    /// Stops the program when `buffer`'s rate or channels are not the file's `format`: a
+    /// programming error in the caller, which owns both.
+    static func requireSameLayout(_ buffer: AudioBuffer, as format: PCMFormat) {
+        precondition(buffer.format.sampleRate == format.sampleRate && buffer.format.channels == format.channels,
+                     "a \(buffer.format) buffer written to a \(format) file")
+    }
+
     /// Throws, naming the problem, unless a file can be created at `path`: its folder
     /// exists, is a folder and is writable, and `path` is not itself a folder.
     public static func checkDestination(_ path: String) throws(AudioFileError) {

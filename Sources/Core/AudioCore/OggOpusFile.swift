@@ -1,5 +1,4 @@
 import Foundation
-internal import COpus
 
 /// Ogg Opus files through libopusenc (write) and libopusfile (read).
 public enum OggOpusFile {
@@ -45,29 +44,22 @@ public enum OggOpusFile {
     /// Decodes what can be decoded: a stream cut short or damaged part-way gives the audio
     /// before the damage, with the damage described.
     public static func readRecovering(_ path: String, originalRate: Bool = true) throws(AudioFileError) -> RecoveredAudio {
-        var error: Int32 = 0
         try AudioFileError.checkReadable(path)
-        guard let file = op_open_file(path, &error) else {
-            throw AudioFileError(path: path, problem: error == OP_ENOTFORMAT
-                ? .notAudio("not an Ogg Opus stream") : .truncated(Self.describe(error)))
-        }
-        defer { op_free(file) }
-        let channels = Int(op_channel_count(file, -1))
-        let inputRate = Int(op_head(file, -1)?.pointee.input_sample_rate ?? 48000)
+        let file = try openDecoder(path)
+        defer { file.close() }
+        let channels = file.channels
+        let inputRate = file.inputSampleRate
         var samples = [Float]()
         var damage: AudioFileError.Problem?
         var chunk = [Float](repeating: 0, count: 5760 * max(channels, 2))
-        while true {
-            let frames = chunk.withUnsafeMutableBufferPointer {
-                op_read_float(file, $0.baseAddress, Int32($0.count), nil)
+        reading: while true {
+            switch file.read(into: &chunk) {
+            case .frames(let frames): samples.append(contentsOf: chunk[0..<(frames * channels)])
+            case .end: break reading
+            case .broken(let error):
+                damage = brokenOff(afterFrames: samples.count / max(1, channels), error: error)
+                break reading
             }
-            if frames == OP_HOLE { continue }
-            if frames < 0 {
-                damage = brokenOff(afterFrames: samples.count / max(1, channels), code: frames)
-                break
-            }
-            if frames == 0 { break }
-            samples.append(contentsOf: chunk[0..<(Int(frames) * channels)])
         }
         if damage == nil { damage = cutInsidePage(path, wholeFrames: samples.count / max(1, channels)) }
         guard !samples.isEmpty else { throw AudioFileError(path: path, problem: damage ?? .empty) }
@@ -82,10 +74,19 @@ public enum OggOpusFile {
         }
     }
 
-    /// The damage of a stream that broke off (opusfile's `code`) after `frames` at 48 kHz: the
+    /// Opens `path` for decoding, with the one wording for a file that is no Ogg Opus stream or
+    /// whose start is damaged.
+    static func openDecoder(_ path: String) throws(AudioFileError) -> OpusStreamDecoder {
+        do { return try OpusStreamDecoder(path: path) } catch {
+            throw AudioFileError(path: path, problem: error.isNotOpusStream
+                ? .notAudio("not an Ogg Opus stream") : .truncated(error.description))
+        }
+    }
+
+    /// The damage of a stream that broke off (opusfile's `error`) after `frames` at 48 kHz: the
     /// one wording for a whole-file read and a chunked one.
-    static func brokenOff(afterFrames frames: Int, code: Int32) -> AudioFileError.Problem {
-        .truncated("the stream breaks off after \(String(format: "%.2f", Double(frames) / 48000)) s (\(describe(code)))")
+    static func brokenOff(afterFrames frames: Int, error: OpusStreamError) -> AudioFileError.Problem {
+        .truncated("the stream breaks off after \(String(format: "%.2f", Double(frames) / 48000)) s (\(error))")
     }
 
     /// The damage of a file that ends inside an Ogg page, if it does, after `wholeFrames` of
@@ -95,25 +96,5 @@ public enum OggOpusFile {
         return .truncated(
             "the file ends inside an Ogg page (\(cut.present) of its \(cut.expected) bytes, at byte \(cut.offset)); "
                 + "the \(String(format: "%.2f", Double(wholeFrames) / 48000)) s before it are whole")
-    }
-
-    /// opusfile's error codes in words.
-    static func describe(_ code: Int32) -> String {
-        switch code {
-        case OP_EREAD: "read error"
-        case OP_EFAULT, OP_EIMPL, OP_EINVAL: "decoder failure \(code)"
-        case OP_ENOTFORMAT: "not an Ogg Opus stream"
-        case OP_EBADHEADER: "damaged header"
-        case OP_EVERSION: "unknown Opus version"
-        case OP_EBADPACKET: "damaged packet"
-        case OP_EBADLINK: "damaged link between streams"
-        case OP_ENOSEEK: "cannot seek"
-        case OP_EBADTIMESTAMP: "the pages' timestamps are inconsistent (a file cut short?)"
-        default: "opusfile error \(code)"
-        }
-    }
-
-    private static func check(_ status: Int32, _ fail: (String) -> AudioFileError) throws(AudioFileError) {
-        if status != OPE_OK { throw fail(String(cString: ope_strerror(status))) }
     }
 }

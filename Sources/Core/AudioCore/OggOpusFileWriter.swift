@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-internal import COpus
 
 /// An Ogg Opus file written as audio arrives, through libopusenc.
 ///
@@ -15,7 +14,7 @@ public final class OggOpusFileWriter: AudioFileWriter {
 
     /// The encoder is touched only under the lock.
     private struct State: @unchecked Sendable {
-        var encoder: OpaquePointer?
+        var encoder: OpusPageEncoder?
         var frames = 0
         var level = LevelAccumulator()
     }
@@ -32,22 +31,18 @@ public final class OggOpusFileWriter: AudioFileWriter {
         }
         let output = FileOutput(descriptor: descriptor)
         let fail = { (reason: String) in AudioFileError(path: path, problem: .codec(reason)) }
-        guard let comments = ope_comments_create() else {
+        let encoder: OpusPageEncoder
+        do {
+            encoder = try OpusPageEncoder(
+                sampleRate: format.sampleRate, channels: format.channels,
+                context: Unmanaged.passUnretained(output).toOpaque(),
+                write: { user, bytes, count in FileOutput.from(user).write(bytes, Int(count)) ? 0 : 1 })
+        } catch {
             output.close()
-            throw fail("ope_comments_create failed")
-        }
-        defer { ope_comments_destroy(comments) }
-        _ = ope_comments_add(comments, "ENCODER", "GlassesAudio")
-        var callbacks = OpusEncCallbacks(write: { user, bytes, count in
-            FileOutput.from(user).write(bytes, Int(count)) ? 0 : 1
-        }, close: { _ in 0 })
-        var error: Int32 = 0
-        guard let encoder = ope_encoder_create_callbacks(
-            &callbacks, Unmanaged.passUnretained(output).toOpaque(), comments,
-            Int32(format.sampleRate), Int32(format.channels), format.channels > 2 ? 1 : 0, &error)
-        else {
-            output.close()
-            throw AudioFileError(path: path, problem: .writeFailed(String(cString: ope_strerror(error))))
+            switch error {
+            case .comments: throw fail("ope_comments_create failed")
+            case .encoder(let error): throw AudioFileError(path: path, problem: .writeFailed(error.message))
+            }
         }
         self.path = path
         self.format = format
@@ -56,15 +51,11 @@ public final class OggOpusFileWriter: AudioFileWriter {
         // A page goes out once it holds this much audio; half the interval keeps the lag
         // behind what was written under the interval.
         let delay = Int32(24_000 * AudioFileWriters.checkpointInterval.components.seconds)
-        for status in [
-            COpus_encoderSetBitrate(encoder, Int32(bitrate)),
-            speech ? COpus_encoderSetVoiceSignal(encoder) : OPE_OK,
-            COpus_encoderSetMuxingDelay(encoder, delay),
-            COpus_encoderSetDecisionDelay(encoder, 0),
-            ope_encoder_flush_header(encoder),
-        ] where status != OPE_OK {
+        do throws(OpusEncoderError) {
+            try encoder.configure(bitrate: bitrate, speech: speech, muxingDelay: delay, decisionDelay: 0)
+        } catch {
             try? close()
-            throw fail(String(cString: ope_strerror(status)))
+            throw fail(error.message)
         }
     }
 
@@ -72,16 +63,18 @@ public final class OggOpusFileWriter: AudioFileWriter {
     public var level: AudioLevel { state.withLock { $0.level.level } }
 
     public func write(_ buffer: AudioBuffer) throws(AudioFileError) {
-        precondition(buffer.format.sampleRate == format.sampleRate && buffer.format.channels == format.channels,
-                     "a \(buffer.format) buffer written to a \(format) file")
+        AudioFileWriters.requireSameLayout(buffer, as: format)
         try state.withLock { state throws(AudioFileError) in
             guard let encoder = state.encoder else {
                 throw AudioFileError(path: path, problem: .writeFailed("the file is already closed"))
             }
-            let status = buffer.samples.withUnsafeBufferPointer {
-                ope_encoder_write_float(encoder, $0.baseAddress, Int32(buffer.frameCount))
+            do throws(OpusEncoderError) {
+                try buffer.samples.withUnsafeBufferPointer { samples throws(OpusEncoderError) in
+                    try encoder.write(samples, frames: buffer.frameCount)
+                }
+            } catch {
+                throw failure(error)
             }
-            try check(status)
             state.frames += buffer.frameCount
             state.level.add(buffer.samples)
         }
@@ -91,11 +84,10 @@ public final class OggOpusFileWriter: AudioFileWriter {
         try state.withLock { state throws(AudioFileError) in
             guard let encoder = state.encoder else { return }
             state.encoder = nil
-            let status = ope_encoder_drain(encoder)
-            ope_encoder_destroy(encoder)
+            let drainError = encoder.drainAndDestroy()
             let synced = output.sync()
             output.close()
-            try check(status)
+            if let drainError { throw failure(drainError) }
             if !synced { throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(errno)))) }
         }
     }
@@ -104,13 +96,12 @@ public final class OggOpusFileWriter: AudioFileWriter {
         try? close()
     }
 
-    private func check(_ status: Int32) throws(AudioFileError) {
-        guard status == OPE_OK else {
-            if let failure = output.failure {
-                throw AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(failure))))
-            }
-            throw AudioFileError(path: path, problem: .codec(String(cString: ope_strerror(status))))
+    /// An encoder error as the file's error: a failed page write when the callback met one.
+    private func failure(_ error: OpusEncoderError) -> AudioFileError {
+        if let failure = output.failure {
+            return AudioFileError(path: path, problem: .writeFailed(String(cString: strerror(failure))))
         }
+        return AudioFileError(path: path, problem: .codec(error.message))
     }
 
     /// The file descriptor libopusenc's page callback writes to, and the first error it met.

@@ -52,8 +52,7 @@ public final class WAVFileWriter: AudioFileWriter {
     public var level: AudioLevel { state.withLock { $0.level.level } }
 
     public func write(_ buffer: AudioBuffer) throws(AudioFileError) {
-        precondition(buffer.format.sampleRate == format.sampleRate && buffer.format.channels == format.channels,
-                     "a \(buffer.format) buffer written to a \(format) file")
+        AudioFileWriters.requireSameLayout(buffer, as: format)
         try state.withLock { state throws(AudioFileError) in
             guard state.descriptor >= 0 else { throw AudioFileError(path: path, problem: .writeFailed("the file is already closed")) }
             let bytesPerFrame = Self.encoding.bytesPerSample * format.channels

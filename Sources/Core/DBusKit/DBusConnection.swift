@@ -81,6 +81,17 @@ public final class DBusConnection: @unchecked Sendable {
         failEverything(DBusError.disconnected("the connection was closed"))
     }
 
+    /// Runs `body` (a client's first use of this connection: subscribing, loading) and closes
+    /// the connection when it throws, so a client that could not start leaves nothing open.
+    public func closing<Result>(ifFails body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
     // MARK: sending
 
     /// Sends a message without waiting for an answer.

@@ -1,5 +1,3 @@
-import CDBus
-
 /// One D-Bus value with its type. Containers carry their element signatures so that empty
 /// arrays and dictionaries still have a type on the wire.
 public indirect enum DBusValue: Sendable, Equatable, CustomStringConvertible {

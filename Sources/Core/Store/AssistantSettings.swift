@@ -1,5 +1,5 @@
 /// What a person changes about their assistant, in seed 001's shapes: its name, personality,
-/// wake word `{keyword, sensitivity}` and voice `{engine, rate, volume}`.
+/// wake word `{keyword, sensitivity}` and voice `{engine, rate, volume}`, with the voice's `pitch`.
 public struct AssistantSettings: Sendable, Codable, Equatable {
     public var name: String
     public var personality: String
@@ -21,10 +21,24 @@ public struct AssistantSettings: Sendable, Codable, Equatable {
         public var rate: Int
         /// 0...1.
         public var volume: Double
-        public init(engine: String, rate: Int, volume: Double) {
+        /// 0...100, 50 is the voice's normal.
+        public var pitch: Int
+        public init(engine: String, rate: Int, volume: Double, pitch: Int = 50) {
             self.engine = engine
             self.rate = rate
             self.volume = volume
+            self.pitch = pitch
+        }
+
+        enum CodingKeys: String, CodingKey { case engine, rate, volume, pitch }
+
+        /// Settings stored before the voice had a pitch read with the normal one (50).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                engine: try container.decode(String.self, forKey: .engine), rate: try container.decode(Int.self, forKey: .rate),
+                volume: try container.decode(Double.self, forKey: .volume),
+                pitch: try container.decodeIfPresent(Int.self, forKey: .pitch) ?? 50)
         }
     }
 

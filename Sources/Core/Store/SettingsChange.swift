@@ -32,7 +32,7 @@ public enum SettingsChange {
     struct NameBody: Decodable { var name: String }
     struct PersonalityBody: Decodable { var personality: String }
     struct WakeWordBody: Decodable { var keyword: String; var sensitivity: Double? }
-    struct VoiceBody: Decodable { var engine: String?; var rate: Int?; var volume: Double? }
+    struct VoiceBody: Decodable { var engine: String?; var rate: Int?; var volume: Double?; var pitch: Int? }
 
     /// `current` with the change `body` asks for, or a refusal saying what was wrong.
     public static func apply(_ field: Field, body: Data, to current: AssistantSettings) throws(SettingsRefusal) -> AssistantSettings {
@@ -47,7 +47,8 @@ public enum SettingsChange {
             settings.wakeWord = try SettingsRules.wakeWord(keyword: wake.keyword, sensitivity: wake.sensitivity, current: current.wakeWord)
         case .voice:
             let voice = try decode(VoiceBody.self, from: body, example: field.example)
-            settings.voice = try SettingsRules.voice(engine: voice.engine, rate: voice.rate, volume: voice.volume, current: current.voice)
+            settings.voice = try SettingsRules.voice(
+                engine: voice.engine, rate: voice.rate, volume: voice.volume, pitch: voice.pitch, current: current.voice)
         }
         return settings
     }

@@ -8,6 +8,8 @@ public enum SettingsRules {
     public static let names = 1...40
     public static let keywordLength = 2...40
     public static let rates = 80...450
+    /// The voice's pitch: 50 is its normal (espeak-ng's scale).
+    public static let pitches = 0...100
 
     public static func name(_ value: String) throws(SettingsRefusal) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -63,7 +65,7 @@ public enum SettingsRules {
         return ("a"..."z").contains(scalar) || (0xC0...0x24F).contains(scalar.value) && scalar.value != 0xD7 && scalar.value != 0xF7
     }
 
-    public static func voice(engine: String?, rate: Int?, volume: Double?, current: AssistantSettings.Voice) throws(SettingsRefusal)
+    public static func voice(engine: String?, rate: Int?, volume: Double?, pitch: Int? = nil, current: AssistantSettings.Voice) throws(SettingsRefusal)
         -> AssistantSettings.Voice
     {
         let engine = engine ?? current.engine
@@ -72,7 +74,9 @@ public enum SettingsRules {
         guard rates.contains(rate) else { throw SettingsRefusal("'rate' must be a whole number in \(rates.lowerBound)...\(rates.upperBound) (words per minute)") }
         let volume = volume ?? current.volume
         guard volume.isFinite, (0...1).contains(volume) else { throw SettingsRefusal("'volume' must be a number in 0...1") }
-        return AssistantSettings.Voice(engine: engine, rate: rate, volume: volume)
+        let pitch = pitch ?? current.pitch
+        guard pitches.contains(pitch) else { throw SettingsRefusal("'pitch' must be a whole number in \(pitches.lowerBound)...\(pitches.upperBound) (50 is the voice's normal)") }
+        return AssistantSettings.Voice(engine: engine, rate: rate, volume: volume, pitch: pitch)
     }
 }
 

@@ -8,6 +8,8 @@ public enum WakeWordBuildError: Error, Equatable, Sendable, CustomStringConverti
     case speech(SpeechError)
     case audioFile(AudioFileError)
     case enrollment(String)
+    /// The task preparing the model was cancelled (the owner stopped or no longer wants it).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum WakeWordBuildError: Error, Equatable, Sendable, CustomStringConverti
         case .speech(let error): error.description
         case .audioFile(let error): error.description
         case .enrollment(let reason): "enrollment: \(reason)"
+        case .cancelled: "the wake word's preparation was cancelled"
         }
     }
 }

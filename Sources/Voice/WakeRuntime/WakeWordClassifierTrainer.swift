@@ -50,7 +50,9 @@ public struct WakeWordClassifierTrainer: Sendable {
         var examples = Examples()
         var bare = model
         bare.classifier = nil
+        // Minutes on a loaded machine: a cancelled task (its owner stopping) ends it between utterances.
         for _ in 0..<positiveCount {
+            if Task.isCancelled { throw .cancelled }
             let voice = randomVoice()
             guard let speech = try? EspeakSynthesizer.synthesize(phrase, voice: voice) else { continue }
             try collect(speech, phraseRange: true, model: bare, into: &examples, generator: &generator)
@@ -59,6 +61,7 @@ public struct WakeWordClassifierTrainer: Sendable {
         let negatives = sentences.flatMap { Array(repeating: $0, count: sentenceRepeats) }
             + confusables.flatMap { Array(repeating: $0, count: confusableRepeats) }
         for text in negatives {
+            if Task.isCancelled { throw .cancelled }
             guard let speech = try? EspeakSynthesizer.synthesize(text, voice: randomVoice()) else { continue }
             try collect(speech, phraseRange: false, model: bare, into: &examples, generator: &generator)
         }

@@ -89,6 +89,7 @@ public struct WakeWordTemplateBuilder: Sendable {
         }
         var templates: [WakeWordTemplate] = []
         for voice in voices {
+            if Task.isCancelled { throw .cancelled }
             let audio = try Self.utterance(phrase, voice: voice)
             do {
                 templates.append(try WakeWordTemplate.extract(from: audio, source: "espeak \(voice)"))

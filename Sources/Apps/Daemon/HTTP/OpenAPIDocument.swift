@@ -129,6 +129,7 @@ paths:
                 engine: {type: string, enum: [espeak]}
                 rate: {type: integer, minimum: 80, maximum: 450, description: words per minute}
                 volume: {type: number, minimum: 0, maximum: 1}
+                pitch: {type: integer, minimum: 0, maximum: 100, description: 50 is the voice's normal}
       responses:
         "200": {$ref: "#/components/responses/Success"}
         "400": {$ref: "#/components/responses/BadRequest"}
@@ -371,6 +372,7 @@ components:
             engine: {type: string}
             rate: {type: integer}
             volume: {type: number}
+            pitch: {type: integer}
     Message:
       type: object
       properties:

@@ -21,6 +21,6 @@ extension AssistantState {
     /// The voice of the replies and of `/api/speak`.
     var speech: SpeechSettings {
         let voice = settings.voice
-        return SpeechSettings(engine: voice.engine, rate: voice.rate, volume: voice.volume)
+        return SpeechSettings(engine: voice.engine, rate: voice.rate, volume: voice.volume, pitch: voice.pitch)
     }
 }

@@ -7,6 +7,7 @@ import AudioCore
 import BackendSelection
 import BluezBackend
 import DeviceProfiles
+import EchoCancellation
 import Foundation
 import LocalAssistant
 import Logging

@@ -2,7 +2,6 @@ import ArgumentParser
 import AudioBackend
 import BackendSelection
 import Foundation
-import Logging
 import RouteService
 import Routing
 
@@ -31,61 +30,64 @@ struct Monitor: AsyncParsableCommand {
 
     func run() async throws {
         if daemon { return try await followDaemon() }
-        let session = try await BackendSession.open(backendOptions, quiet: json)
-        let events = await session.backend.events()
-        // The route engine runs beside the raw events, so its route changes (with their
-        // reasons) and session states are printed too.
-        let service = RouteService(backend: session.backend, clock: session.clock, logger: Logger(label: "monitor", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let decisions = await service.observe()
-        try await service.start()
-        // Signals are caught from here: a Ctrl-C right after the status line says it stops the
-        // monitor ends it cleanly (before, one that came first killed it with status 130).
-        let interrupt = Interrupt()
-        if !json { printStatus("watching route changes on \(session.backend.name); Ctrl-C stops") }
-        let start = ContinuousClock.now
+        var watched: (events: AsyncStream<RouteEvent>, decisions: AsyncStream<RoutingOutput>)?
         let (json, count, seconds) = (self.json, self.count, self.seconds)
-        try await interrupt.cancellable {
-            try await forAtMost(seconds) { try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var seen = 0
-                    for await event in events {
-                        let elapsed = ContinuousClock.now - start
-                        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                        if json {
-                            try printJSON(RouteEventRecord(event, time: (time * 1000).rounded() / 1000))
-                        } else {
-                            print(String(format: "%8.3f  %@", time, event.description))
-                            flushStandardOutput()
-                        }
-                        seen += 1
-                        if let count, seen >= count { return }
-                    }
-                }
-                group.addTask {
-                    for await output in decisions {
-                        let line: String
-                        switch output {
-                        case .routeChanged(let change): line = "route changed: \(change)"
-                        case .sessionStateChanged, .sessionFailed, .sessionReady: line = "session \(output)"
-                        case .activeDeviceChanged: line = "\(output)"
-                        default: continue
-                        }
-                        let elapsed = ContinuousClock.now - start
-                        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                        if json {
-                            try printJSON(DecisionRecord(time: (time * 1000).rounded() / 1000, output: output))
-                        } else {
-                            print(String(format: "%8.3f  %@", time, line))
-                            flushStandardOutput()
+        try await BackendSession.withRoutes(backendOptions, quiet: json, ending: .keepingProfiles, beforeStart: { session, routes in
+            // The route engine runs beside the raw events, so its route changes (with their
+            // reasons) and session states are printed too.
+            watched = (await session.backend.events(), await routes.observe())
+        }) { session, _ in
+            guard let (events, decisions) = watched else { return }
+            // Signals are caught from here: a Ctrl-C right after the status line says it stops
+            // the monitor ends it cleanly (before, one that came first killed it with 130).
+            let interrupt = Interrupt()
+            if !json { printStatus("watching route changes on \(session.backend.name); Ctrl-C stops") }
+            let printer = MonitorPrinter(start: .now, json: json)
+            try await interrupt.cancellable {
+                try await forAtMost(seconds) { try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        var seen = 0
+                        for await event in events {
+                            try printer.print(event.description) { RouteEventRecord(event, time: $0) }
+                            seen += 1
+                            if let count, seen >= count { return }
                         }
                     }
-                }
-                try await group.next()
-                group.cancelAll()
-            } }
+                    group.addTask {
+                        for await output in decisions {
+                            let line: String
+                            switch output {
+                            case .routeChanged(let change): line = "route changed: \(change)"
+                            case .sessionStateChanged, .sessionFailed, .sessionReady: line = "session \(output)"
+                            case .activeDeviceChanged: line = "\(output)"
+                            default: continue
+                            }
+                            try printer.print(line) { DecisionRecord(time: $0, output: output) }
+                        }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                } }
+            }
         }
-        await service.shutdown()
-        try await session.closeAndReport()
+    }
+}
+
+/// Prints one monitor line, or its JSON record, stamped with the seconds since `start`
+/// (to the millisecond in JSON).
+private struct MonitorPrinter: Sendable {
+    let start: ContinuousClock.Instant
+    let json: Bool
+
+    func print(_ line: String, record: (Double) -> some Encodable) throws {
+        let elapsed = ContinuousClock.now - start
+        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if json {
+            try printJSON(record((time * 1000).rounded() / 1000))
+        } else {
+            Swift.print(String(format: "%8.3f  %@", time, line))
+            flushStandardOutput()
+        }
     }
 }
 

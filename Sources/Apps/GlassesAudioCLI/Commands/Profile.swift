@@ -32,37 +32,28 @@ struct Profile: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try await BackendSession.open(backendOptions, quiet: json)
-        let service: RouteService
-        do {
-            service = try await session.startRouteService(configuration: RoutingConfiguration(readyTimeout: routeWait.timeout))
-        } catch {
-            try? await session.closeAndReport()
-            throw CLIError("cannot follow the routes on \(session.backend.name): \(error)")
+        // A person's choice stays: the routes end with the profile as set, nothing restored.
+        let (target, elapsed) = try await BackendSession.withRoutes(
+            backendOptions, quiet: json, configuration: RoutingConfiguration(readyTimeout: routeWait.timeout),
+            ending: .keepingProfiles,
+            startFailure: { CLIError("cannot follow the routes on \($1): \($0)") }
+        ) { _, service in
+            let devices = await service.devices
+            guard let target = devices.first(where: { matches($0) }) else {
+                let known = devices.map { "\($0.nameOrId) (\($0.identifier))" }.joined(separator: ", ")
+                throw CLIError("no device matches '\(device)'; known: \(known.isEmpty ? "none" : known)")
+            }
+            guard target.availableProfiles.contains(profile) else {
+                throw CLIError("\(target.nameOrId) offers no \(profile.rawValue) profile (it offers \(target.availableProfiles.map(\.rawValue).joined(separator: ", ")))")
+            }
+            let start = service.clock.now
+            do {
+                try await service.requestProfile(profile, on: target.identifier)
+            } catch {
+                throw CLIError("switching \(target.nameOrId) to \(profile.rawValue) failed: \(error)")
+            }
+            return (target, service.clock.now - start)
         }
-        let devices = await service.devices
-        guard let target = devices.first(where: { matches($0) }) else {
-            await service.shutdown()
-            try await session.closeAndReport()
-            let known = devices.map { "\($0.nameOrId) (\($0.identifier))" }.joined(separator: ", ")
-            throw CLIError("no device matches '\(device)'; known: \(known.isEmpty ? "none" : known)")
-        }
-        guard target.availableProfiles.contains(profile) else {
-            await service.shutdown()
-            try await session.closeAndReport()
-            throw CLIError("\(target.nameOrId) offers no \(profile.rawValue) profile (it offers \(target.availableProfiles.map(\.rawValue).joined(separator: ", ")))")
-        }
-        let start = service.clock.now
-        do {
-            try await service.requestProfile(profile, on: target.identifier)
-        } catch {
-            await service.shutdown()
-            try? await session.closeAndReport()
-            throw CLIError("switching \(target.nameOrId) to \(profile.rawValue) failed: \(error)")
-        }
-        let elapsed = service.clock.now - start
-        await service.shutdown()  // a person's choice stays: nothing to restore
-        try await session.closeAndReport()
         let result = Result(
             device: target.identifier.rawValue, from: target.activeProfile.rawValue, to: profile.rawValue,
             seconds: Double(elapsed / .milliseconds(1)) / 1000)

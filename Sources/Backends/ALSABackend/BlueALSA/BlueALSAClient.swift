@@ -29,12 +29,7 @@ public final class BlueALSAClient: Sendable {
     public static func connect(busAddress: String? = nil) async throws -> BlueALSAClient {
         let connection = try DBusConnection.bus(address: busAddress)
         let client = BlueALSAClient(connection: connection)
-        do {
-            try await client.start()
-        } catch {
-            connection.close()
-            throw error
-        }
+        try await connection.closing(ifFails: client.start)
         return client
     }
 

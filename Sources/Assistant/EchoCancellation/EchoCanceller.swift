@@ -34,11 +34,11 @@ protocol EchoFilter: AnyObject {
 /// plays comes back into the mic; this takes it out, given what was played. 16 kHz mono, 10 ms
 /// frames; the reference is queued as it is written to the speaker and consumed as the mic's
 /// frames come, so the engine's filter covers the path's latency.
-final class EchoCanceller {
-    typealias Engine = EchoCancellerEngine
+public final class EchoCanceller {
+    public typealias Engine = EchoCancellerEngine
 
     static let frameSize = 160
-    let engine: Engine
+    public let engine: Engine
     private let filter: (any EchoFilter)?
     /// The least time between writing a sample to the speaker's stream and hearing it: a
     /// reply's reference starts this late (the filter covers the rest of the path, up to its
@@ -64,7 +64,7 @@ final class EchoCanceller {
     /// PulseAudio + emulated glasses.
     static let webrtcLatency = Duration.milliseconds(20)
 
-    init(engine: Engine = .webrtc, sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration? = nil) {
+    public init(engine: Engine = .webrtc, sampleRate: Int = 16000, tail: Duration = .milliseconds(500), playbackLatency: Duration? = nil) {
         let playbackLatency = playbackLatency ?? (engine == .webrtc ? Self.webrtcLatency : .zero)
         self.engine = engine
         self.sampleRate = sampleRate
@@ -79,7 +79,7 @@ final class EchoCanceller {
     }
 
     /// What the speaker is about to play (written to its stream now).
-    func played(_ samples: [Float]) {
+    public func played(_ samples: [Float]) {
         if referenceRead == reference.count {
             reference = [Int16](repeating: 0, count: playbackLatency)
             referenceRead = 0
@@ -89,7 +89,7 @@ final class EchoCanceller {
 
     /// The mic's samples with the echo taken out (untouched while no reply plays); output lags
     /// input by less than one frame.
-    func process(_ mic: [Float]) -> [Float] {
+    public func process(_ mic: [Float]) -> [Float] {
         pendingMic += mic.map(Self.pcm)
         let frames = pendingMic.count / Self.frameSize
         var output: [Float] = []
@@ -135,14 +135,14 @@ final class EchoCanceller {
     /// How much quieter the mic came out of the filter than it went in (dB) since the last call,
     /// while it ran: the echo return loss enhancement when only the reply's echo was at the mic.
     /// `nil` when it did not run or heard nothing.
-    func takeReduction() -> Double? {
+    public func takeReduction() -> Double? {
         defer { (energyIn, energyOut) = (0, 0) }
         guard energyIn > 0 else { return nil }
         return 10 * log10(energyIn / max(energyOut, 1))
     }
 
     /// webrtc's estimate of the speaker-to-mic delay past the reference's own (ms), once it has one.
-    var estimatedDelay: (median: Int, deviation: Int)? {
+    public var estimatedDelay: (median: Int, deviation: Int)? {
         guard let delay = filter?.estimatedDelayMilliseconds else { return nil }
         return (delay.median + playbackLatency * 1000 / sampleRate, delay.deviation)
     }
