@@ -2,7 +2,7 @@
 # opens HFP, the glasses' mic says "hey glasses, what time is it" once the capture has started
 # (the case watches listen's commandStarted event: state, not a delay), the assistant answers,
 # the reply's speech arrives at the glasses' speaker, and the card goes back to A2DP.
-[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+[[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 # From A2DP with no SCO link, as mediaFirst expects to find the glasses.

@@ -74,17 +74,15 @@ timing stack-up "$(since "$t0")"
 
 export LAB OUT SERVER PEER_SOCKET REPO
 export GLASSES=F0:F1:F2:F3:F4:F5
-# Our binary (a debug build, its voice stage busy) runs at a lower priority than the stack it
-# talks to: under TCG it took the CPU from the kernel's HCI work and the sound server until the
-# SCO audio arrived in late bursts that PulseAudio dropped. On real hardware the stack is not
-# starved by an app; here the app gets what is left.
-if [[ -x $REPO/.build/debug/glasses-audio ]]; then
-  printf '#!/bin/sh\nexec nice -n 10 %s "$@"\n' "$REPO/.build/debug/glasses-audio" > /tmp/lab-glasses-audio
-  chmod +x /tmp/lab-glasses-audio
-  export GA=/tmp/lab-glasses-audio
-else
-  export GA=$REPO/.build/debug/glasses-audio
-fi
+# Our binaries (BT_LAB_BIN: .build/debug, or .build/release with BT_LAB_RELEASE=1) run at a
+# lower priority than the stack they talk to: under TCG the debug build's voice stage took the
+# CPU from the kernel's HCI work and the sound server until the SCO audio arrived in late bursts
+# that PulseAudio dropped. On real hardware the stack is not starved by an app; here the app
+# gets what is left.
+export BIN=${BT_LAB_BIN:-$REPO/.build/debug}
+printf '#!/bin/sh\nexec nice -n 10 %s "$@"\n' "$BIN/glasses-audio" > /tmp/lab-glasses-audio
+chmod +x /tmp/lab-glasses-audio
+export GA=/tmp/lab-glasses-audio
 peer() { python3 "$LAB/peer/peerctl.py" "$PEER_SOCKET" "$@"; }
 export -f peer
 
