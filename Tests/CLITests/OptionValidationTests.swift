@@ -34,6 +34,8 @@ extension CLISuites {
             Case(arguments: ["record", "--sim-events", "-1:fold", "x.wav"], option: "--sim-events", accepted: "0...86400"),
             Case(arguments: ["record", "--sim-events", "1:flod", "x.wav"], option: "--sim-events", accepted: "fold, unfold"),
             Case(arguments: ["monitor", "--sim-speed", "1e-300"], option: "--sim-speed", accepted: "0.01...1000"),
+            Case(arguments: ["listen", "--reply-timeout", "0"], option: "--reply-timeout", accepted: "1...300"),
+            Case(arguments: ["listen", "--reply-timeout", "nan"], option: "--reply-timeout", accepted: "1...300"),
         ]
 
         @Test("a bad number is a usage error naming the option and the accepted range", arguments: cases)

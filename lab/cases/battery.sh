@@ -20,7 +20,7 @@ echo "observed $SERVER Battery1 $(busctl --system introspect org.bluez "$DEV_PAT
 answer=$(peer apple-battery 40) || die "apple-battery: $answer"
 echo "observed $SERVER AT+IPHONEACCEV ${answer#ok }"
 wait_for 30 battery_is 40 || die "Battery1.Percentage is $(bluez_prop org.bluez.Battery1 Percentage) after the Apple report, not 40"
-if [[ -x $GA ]]; then
+if [[ -x $BIN/glasses-audio ]]; then
   "$GA" devices --json --backend pulse > /tmp/lab-devices.json || die "glasses-audio devices failed"
   grep -q '"battery" *: *40' /tmp/lab-devices.json || die "glasses-audio devices does not show battery 40: $(cat /tmp/lab-devices.json)"
 fi

@@ -2,7 +2,7 @@
 # route engine (mediaFirst: it switches the card itself) and records the glasses' mic while the
 # peer's mic says the sample; the WAV must carry the speech. When the round trip hears nothing,
 # this tells the link from the voice stage.
-[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+[[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"

@@ -3,7 +3,7 @@
 # listen ends with deviceNotConnected, no bluez stream or sink is left, and
 # `glasses-audio connect` brings the glasses and HFP back each time. Every step waits on a
 # state (listen's events, the peer's), never on a delay.
-[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+[[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
 # Mid-command: the user is still speaking (the sample three times over) when the glasses fold.

@@ -1,7 +1,7 @@
 # `glasses-audio pair`: discovery, pairing through our Agent1 (no bluetoothctl), trust,
 # connect; then HFP's service-level connection comes up and the sound server makes a card.
 # `devices` and `doctor` then tell the truth about the real adapter and the glasses.
-[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+[[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 btmgmt info | grep -q "addr C0:C1:C2:C3:C4:C5" || die "hci0 is not the lab's adapter: $(btmgmt info)"
 start=$(now)
 "$GA" pair "$GLASSES" --json > /tmp/lab-pair.json || die "glasses-audio pair failed"

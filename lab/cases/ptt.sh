@@ -2,7 +2,7 @@
 # glasses send AVRCP PLAY, bluetoothd's input device hands the key to glasses-audio, which
 # captures a command without the wake word; the mic says "what time is it", the reply's speech
 # reaches the glasses' speaker. Run after touch (which shows the key path works at all).
-[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+[[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
 wait_for 30 active_profile_is a2dp || die "the card is not on A2DP: $(pactl list cards | grep 'Active Profile')"

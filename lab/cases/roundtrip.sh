@@ -1,8 +1,11 @@
 # The voice round trip over a real SCO link: push-to-talk (`listen --now --once`, mediaFirst)
-# opens HFP, the glasses' mic says "hey glasses, what time is it" once the capture has started
-# (the case watches listen's commandStarted event: state, not a delay), the assistant answers,
-# the reply's speech arrives at the glasses' speaker, and the card goes back to A2DP.
-[[ -x $GA ]] || die "glasses-audio is not built ($GA)"
+# opens HFP, the glasses' mic says "hey glasses, what time is it" 2 s into the SCO link (as a
+# user speaks once the glasses' audio is on; the capture starts with the link's first audio),
+# the assistant answers, the reply's speech arrives at the glasses' speaker, and the card goes
+# back to A2DP. Waiting for listen's commandStarted before arming the mic (the case's polling
+# and a Python client under TCG) put the speech ~8 s after the capture's start, past the end
+# of a command that a 0.1 s blip at the link's start had opened.
+[[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
 # From A2DP with no SCO link, as mediaFirst expects to find the glasses.
@@ -10,18 +13,16 @@ pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; 
 wait_for 30 active_profile_is a2dp || die "the card is not on A2DP before the round trip: $(pactl list cards | grep 'Active Profile')"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
 sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
-sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
-peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
+peer mic /tmp/lab-mic-in.wav 2 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
 rm -rf /tmp/lab-commands; mkdir -p /tmp/lab-commands
 start=$(now)
-timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --history /tmp/lab-commands \
+timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --reply-timeout 120 --history /tmp/lab-commands \
   > /tmp/lab-listen.json 2> /tmp/lab-listen.err &
 listener=$!
 started() { grep -q '"type":"commandStarted"' /tmp/lab-listen.json; }
 wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-listen.json /tmp/lab-listen.err; die "the capture did not start (no commandStarted)"; }
 timing roundtrip-capture-start "$(since "$start")"
-peer mic /tmp/lab-mic-in.wav 0.3 || die "the peer refused the mic WAV"
 status=0
 wait $listener || status=$?
 cat /tmp/lab-listen.json; cat /tmp/lab-listen.err

@@ -1,7 +1,7 @@
 # The daemon's /api/status on the real stack: glasses-audiod (pulse backend, no listening) says
 # the glasses are connected, and the battery the glasses report through HFP (AT+BIEV=2,66 →
 # BlueZ's Battery1) is the status's battery.
-DAEMON=$REPO/.build/debug/glasses-audiod
+DAEMON=$BIN/glasses-audiod
 [[ -x $DAEMON ]] || skip "glasses-audiod is not built ($DAEMON): swift build --product glasses-audiod"
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 60 || die "no HFP service-level connection"

@@ -91,6 +91,12 @@ struct Listen: AsyncParsableCommand {
         valueName: "seconds"), transform: DurationOption.commandWait.transform)
     var commandWait: Duration?
 
+    @Option(name: .customLong("reply-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "How long the assistant may take to answer a command (1...300 seconds; default 15).",
+        discussion: "Longer where recognising the command is slow (the lab's emulated machine: the speech recogniser alone takes longer).",
+        valueName: "seconds"), transform: DurationOption.replyTimeout.transform)
+    var replyTimeout: Duration = .seconds(15)
+
     @Flag(help: "Play a short sound when listening for the command starts and when it ends (samples/earcon-*.wav).")
     var earcons = false
 
@@ -161,7 +167,7 @@ struct Listen: AsyncParsableCommand {
                 backend: backend, history: history.map { CommandHistory(directory: $0) },
                 configuration: AssistantService.Configuration(
                     assistant: .init(
-                        policy: policy, once: once, earcons: earcons,
+                        policy: policy, once: once, replyTimeout: replyTimeout, earcons: earcons,
                         captureLimit: Assistant.Configuration.captureLimit(for: endpointerConfiguration())),
                     speech: SpeechSettings(voice: voice),
                     echoCancellation: !noEchoCancel, earconSounds: try earconSounds(), echoCanceller: echoCanceller),

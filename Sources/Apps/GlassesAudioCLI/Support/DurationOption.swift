@@ -25,6 +25,8 @@ struct DurationOption: Sendable {
     static let endSilence = DurationOption(0.2...5)
     /// How long a command may take to start.
     static let commandWait = DurationOption(1...60)
+    /// How long the assistant's backend may take to answer a command.
+    static let replyTimeout = DurationOption(1...300)
     /// Between two meter readings.
     static let meterInterval = DurationOption(0.01...10)
     /// When a scripted step happens, from the start: up to a day.
