@@ -4,10 +4,13 @@ import Foundation
 /// Recognises speech offline with pocketsphinx (Debian's `libpocketsphinx-dev` +
 /// `pocketsphinx-en-us`) against JSGF grammars: 16 kHz 16-bit audio in, the best path's words
 /// out. One decoder holds every grammar as a named search: one acoustic model in memory (a
-/// second decoder cost the daemon 26 MB).
+/// second decoder costs about 26 MB; the local assistant makes one more, adapted to
+/// narrowband links, only when a narrowband utterance arrives).
 final class GrammarRecognizer: @unchecked Sendable {
     private let decoder: OpaquePointer
     private let lock = NSLock()
+    /// Each utterance starts a new stream (see ``hypothesis(_:in:)``).
+    private let freshStreams: Bool
 
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
 
@@ -26,7 +29,10 @@ final class GrammarRecognizer: @unchecked Sendable {
     /// The beams a forced-choice search is made with.
     static let wideBeams: [(name: String, value: Double)] = [("-beam", 1e-80), ("-wbeam", 1e-60), ("-pbeam", 1e-80)]
 
-    init(_ grammars: [Grammar]) throws {
+    /// `transform`: an MLLR transform of the model's means (pocketsphinx's `-mllr`), applied to
+    /// every search of this decoder. `freshStreams`: each utterance starts a new stream, so the
+    /// same audio decodes the same whatever came before (see ``hypothesis(_:in:)``).
+    init(_ grammars: [Grammar], transform: String? = nil, freshStreams: Bool = false) throws {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
@@ -35,7 +41,13 @@ final class GrammarRecognizer: @unchecked Sendable {
         // No dither of pocketsphinx's own: its generator is seeded once per decoder and runs on
         // across utterances, so the same audio decoded twice (or after another utterance, or
         // in another search) heard different words. `recognize` dithers each utterance alike.
-        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "no"]
+        var arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "no"]
+        if let transform {
+            guard FileManager.default.isReadableFile(atPath: transform) else {
+                throw LocalAssistantError("no MLLR transform at \(transform) (scripts/adapt-narrowband-mllr makes one)")
+            }
+            arguments += ["-mllr", transform]
+        }
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let config = cStrings.withUnsafeMutableBufferPointer { buffer in
@@ -56,6 +68,7 @@ final class GrammarRecognizer: @unchecked Sendable {
         }
         for beam in defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
         self.decoder = decoder
+        self.freshStreams = freshStreams
     }
 
     enum Search: String {
@@ -68,21 +81,43 @@ final class GrammarRecognizer: @unchecked Sendable {
         /// The commands or a run of everyday words, at wide beams (narrowband links: the open
         /// decode a forced choice is checked against).
         case narrowbandCommandsOrOther
+        /// A run of everyday words alone, at wide beams (narrowband links: other speech's score).
+        case narrowbandEveryday
     }
 
     deinit { _ = ps_free(decoder) }
 
+    /// What one search heard: its words, its best path's score (pocketsphinx's log base 1.0001,
+    /// language weight included) and the frames searched (10 ms each, silence removed).
+    struct Hypothesis: Equatable {
+        var text: String
+        var score: Int32
+        var frames: Int
+
+        /// The path's score per frame searched: comparable across utterances of any length.
+        var scorePerFrame: Double { Double(score) / Double(max(frames, 1)) }
+    }
+
     /// What one search heard, or `nil` for nothing.
-    func recognize(_ samples: [Int16], in search: Search) -> String? {
+    func recognize(_ samples: [Int16], in search: Search) -> String? { hypothesis(samples, in: search)?.text }
+
+    /// What one search heard, with its score, or `nil` for nothing. Pocketsphinx's noise estimate
+    /// (spectral subtraction and its silence detector) carries over from one utterance to the
+    /// next, so the same audio scores differently (now and then is heard as other words) after
+    /// another; with `freshStreams` each utterance starts a new stream and the estimate starts
+    /// from its own first frames. (The wideband decoder keeps the carried estimate: started
+    /// afresh, a capture that opens in the middle of a word, as the shipped sample cut at the
+    /// command's first sound, estimated its noise from speech and was heard as other words.)
+    func hypothesis(_ samples: [Int16], in search: Search) -> Hypothesis? {
         lock.withLock {
-            guard ps_set_search(decoder, search.rawValue) == 0, ps_start_utt(decoder) == 0 else { return nil }
+            guard ps_set_search(decoder, search.rawValue) == 0, !freshStreams || ps_start_stream(decoder) == 0, ps_start_utt(decoder) == 0 else { return nil }
             let dithered = Self.dither(samples)
             _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
             _ = ps_end_utt(decoder)
             var score: Int32 = 0
             guard let hypothesis = ps_get_hyp(decoder, &score) else { return nil }
             let text = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : text
+            return text.isEmpty ? nil : Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)))
         }
     }
 }
