@@ -9,8 +9,17 @@ import Foundation
 final class GrammarRecognizer: @unchecked Sendable {
     private let decoder: OpaquePointer
     private let lock = NSLock()
-    /// Each utterance starts a new stream (see ``hypothesis(_:in:)``).
-    private let freshStreams: Bool
+    /// Where each utterance's noise estimate starts (see ``hypothesis(_:in:)``).
+    private let streams: StreamStart
+
+    /// Where an utterance's noise estimate starts.
+    enum StreamStart {
+        /// A new stream: the estimate starts from the utterance's own first frames.
+        case fresh
+        /// A new stream, the utterance passed through once before it is decoded: the estimate
+        /// starts where the utterance's own audio left it (its tail, usually quiet).
+        case primed
+    }
 
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
 
@@ -30,9 +39,9 @@ final class GrammarRecognizer: @unchecked Sendable {
     static let wideBeams: [(name: String, value: Double)] = [("-beam", 1e-80), ("-wbeam", 1e-60), ("-pbeam", 1e-80)]
 
     /// `transform`: an MLLR transform of the model's means (pocketsphinx's `-mllr`), applied to
-    /// every search of this decoder. `freshStreams`: each utterance starts a new stream, so the
-    /// same audio decodes the same whatever came before (see ``hypothesis(_:in:)``).
-    init(_ grammars: [Grammar], transform: String? = nil, freshStreams: Bool = false) throws {
+    /// every search of this decoder. `streams`: where each utterance's noise estimate starts; either
+    /// way the same audio decodes the same whatever came before (see ``hypothesis(_:in:)``).
+    init(_ grammars: [Grammar], transform: String? = nil, streams: StreamStart) throws {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
@@ -68,7 +77,7 @@ final class GrammarRecognizer: @unchecked Sendable {
         }
         for beam in defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
         self.decoder = decoder
-        self.freshStreams = freshStreams
+        self.streams = streams
     }
 
     enum Search: String {
@@ -103,15 +112,20 @@ final class GrammarRecognizer: @unchecked Sendable {
 
     /// What one search heard, with its score, or `nil` for nothing. Pocketsphinx's noise estimate
     /// (spectral subtraction and its silence detector) carries over from one utterance to the
-    /// next, so the same audio scores differently (now and then is heard as other words) after
-    /// another; with `freshStreams` each utterance starts a new stream and the estimate starts
-    /// from its own first frames. (The wideband decoder keeps the carried estimate: started
-    /// afresh, a capture that opens in the middle of a word, as the shipped sample cut at the
-    /// command's first sound, estimated its noise from speech and was heard as other words.)
+    /// next within a stream, so the same audio scored differently (now and then was heard as
+    /// other words) after another. Each utterance starts a new stream; `primed` first passes it
+    /// through the search once, so a capture that opens in the middle of a word (the shipped
+    /// sample cut at the command's first sound) does not take that word for its noise.
     func hypothesis(_ samples: [Int16], in search: Search) -> Hypothesis? {
         lock.withLock {
-            guard ps_set_search(decoder, search.rawValue) == 0, !freshStreams || ps_start_stream(decoder) == 0, ps_start_utt(decoder) == 0 else { return nil }
             let dithered = Self.dither(samples)
+            guard ps_set_search(decoder, search.rawValue) == 0, ps_start_stream(decoder) == 0 else { return nil }
+            if streams == .primed {
+                guard ps_start_utt(decoder) == 0 else { return nil }
+                _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
+                _ = ps_end_utt(decoder)
+            }
+            guard ps_start_utt(decoder) == 0 else { return nil }
             _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
             _ = ps_end_utt(decoder)
             var score: Int32 = 0

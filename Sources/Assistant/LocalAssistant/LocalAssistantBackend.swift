@@ -79,7 +79,7 @@ public final class LocalAssistantBackend: AssistantBackend {
         recognizer = try GrammarRecognizer([
             .init(search: .commandsOrOther, jsgf: Self.grammar(withOtherWords: true)),
             .init(search: .commands, jsgf: Self.grammar(withOtherWords: false)),
-        ])
+        ], streams: .primed)
         self.narrowbandTransform = narrowbandTransform
         self.identity = identity
         self.battery = battery
@@ -106,7 +106,7 @@ public final class LocalAssistantBackend: AssistantBackend {
                 .init(search: .narrowbandCommands, jsgf: Self.grammar(withOtherWords: false), forcedChoice: true),
                 .init(search: .narrowbandCommandsOrOther, jsgf: Self.grammar(withOtherWords: true), forcedChoice: true),
                 .init(search: .narrowbandEveryday, jsgf: Self.everydayGrammar, forcedChoice: true),
-            ], transform: narrowbandTransform, freshStreams: true)
+            ], transform: narrowbandTransform, streams: .fresh)
             made = recognizer
             return recognizer
         }
