@@ -14,11 +14,11 @@ final class GrammarRecognizer: @unchecked Sendable {
 
     /// Where an utterance's noise estimate starts.
     enum StreamStart {
-        /// A new stream: the estimate starts from the utterance's own first frames.
+        /// Where the utterance before left it: the same audio may decode differently after another.
+        case carried
+        /// A new stream: the estimate starts from the utterance's own first frames, so the same
+        /// audio always decodes the same.
         case fresh
-        /// A new stream, the utterance passed through once before it is decoded: the estimate
-        /// starts where the utterance's own audio left it (its tail, usually quiet).
-        case primed
     }
 
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
@@ -39,8 +39,8 @@ final class GrammarRecognizer: @unchecked Sendable {
     static let wideBeams: [(name: String, value: Double)] = [("-beam", 1e-80), ("-wbeam", 1e-60), ("-pbeam", 1e-80)]
 
     /// `transform`: an MLLR transform of the model's means (pocketsphinx's `-mllr`), applied to
-    /// every search of this decoder. `streams`: where each utterance's noise estimate starts; either
-    /// way the same audio decodes the same whatever came before (see ``hypothesis(_:in:)``).
+    /// every search of this decoder. `streams`: where each utterance's noise estimate starts (see
+    /// ``hypothesis(_:in:)``).
     init(_ grammars: [Grammar], transform: String? = nil, streams: StreamStart) throws {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
@@ -113,17 +113,23 @@ final class GrammarRecognizer: @unchecked Sendable {
     /// What one search heard, with its score, or `nil` for nothing. Pocketsphinx's noise estimate
     /// (spectral subtraction and its silence detector) carries over from one utterance to the
     /// next within a stream, so the same audio scored differently (now and then was heard as
-    /// other words) after another. Each utterance starts a new stream; `primed` first passes it
-    /// through the search once, so a capture that opens in the middle of a word (the shipped
-    /// sample cut at the command's first sound) does not take that word for its noise.
+    /// other words) after another; `fresh` starts a new stream per utterance. (The wideband
+    /// decoder keeps `carried`: started afresh, the shipped request cut at the command's first
+    /// sound took that word for noise and was heard as other words, and passed through once
+    /// first to start the estimate from its own tail, the simulated glasses' round trip heard
+    /// "off tell" for "what time is it".)
     func hypothesis(_ samples: [Int16], in search: Search) -> Hypothesis? {
         lock.withLock {
             let dithered = Self.dither(samples)
-            guard ps_set_search(decoder, search.rawValue) == 0, ps_start_stream(decoder) == 0 else { return nil }
-            if streams == .primed {
-                guard ps_start_utt(decoder) == 0 else { return nil }
-                _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
+            guard ps_set_search(decoder, search.rawValue) == 0 else { return nil }
+            if streams == .fresh {
+                // Pocketsphinx's acoustic scoring also carries state from frame to frame (the
+                // best codewords of the frame before); a fixed stretch of silence first sets it
+                // alike for every utterance.
+                guard ps_start_stream(decoder) == 0, ps_start_utt(decoder) == 0 else { return nil }
+                _ = Self.primer.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
                 _ = ps_end_utt(decoder)
+                guard ps_start_stream(decoder) == 0 else { return nil }
             }
             guard ps_start_utt(decoder) == 0 else { return nil }
             _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
@@ -137,6 +143,9 @@ final class GrammarRecognizer: @unchecked Sendable {
 }
 
 extension GrammarRecognizer {
+    /// 0.3 s of dithered digital silence, decoded before each utterance of a `fresh` decoder.
+    static let primer = dither([Int16](repeating: 0, count: 4800))
+
     /// ±1 LSB of noise from a generator started afresh for each utterance, so that digital
     /// silence has a finite log energy and the same audio always decodes the same.
     static func dither(_ samples: [Int16]) -> [Int16] {

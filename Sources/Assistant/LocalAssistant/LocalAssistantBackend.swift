@@ -79,7 +79,7 @@ public final class LocalAssistantBackend: AssistantBackend {
         recognizer = try GrammarRecognizer([
             .init(search: .commandsOrOther, jsgf: Self.grammar(withOtherWords: true)),
             .init(search: .commands, jsgf: Self.grammar(withOtherWords: false)),
-        ], streams: .primed)
+        ], streams: .carried)
         self.narrowbandTransform = narrowbandTransform
         self.identity = identity
         self.battery = battery
