@@ -16,13 +16,28 @@ public struct CommandConfusion: Sendable {
             self.link = link
         }
 
-        /// The command acted on with this limit of other words in the open decode (narrowband
-        /// decisions; `nil`: the forced choice alone, no check); wideband ones as decided.
-        func decided(otherWordLimit: Int?) -> String? {
+        /// The command acted on under `rule` (narrowband decisions); wideband ones as decided.
+        func decided(by rule: NarrowbandRule) -> String? {
             guard decision.narrowband, let candidate = decision.candidate, let open = decision.openDecode else { return decision.command }
-            guard let otherWordLimit else { return candidate }
-            return LocalAssistantBackend.check(candidate: candidate, openDecode: open, otherWordLimit: otherWordLimit) ? candidate : nil
+            switch rule {
+            case .unchecked: return candidate
+            case .otherWords(let limit):
+                return LocalAssistantBackend.check(candidate: candidate, openDecode: open, otherWordLimit: limit) ? candidate : nil
+            case .margin(let least):
+                let read = OpenDecodeCheck(openDecode: open, phrases: LocalAssistantBackend.phrases)
+                let sameCommands = read.commands.allSatisfy { LocalAssistantBackend.sameCommand($0, candidate) }
+                return sameCommands && (decision.margin ?? -.infinity) >= least ? candidate : nil
+            }
         }
+    }
+
+    /// How a narrowband forced choice is taken again: as it came, unchecked; by the open decode's
+    /// count of other words alone (fewer than the limit); or by ``NarrowbandCheck``'s margin (at
+    /// least this much, the open decode naming no other command).
+    public enum NarrowbandRule: Sendable, Equatable {
+        case unchecked
+        case otherWords(Int)
+        case margin(Double)
     }
 
     /// The counts of one link at one limit.
@@ -41,12 +56,12 @@ public struct CommandConfusion: Sendable {
     /// The phrases whose command has an effect beyond a spoken answer (it ends the round trip).
     public static let effectful = LocalAssistantBackend.effectful
 
-    /// The counts of one link, its narrowband decisions taken again at `otherWordLimit` (`nil`:
-    /// the forced choice unchecked).
-    public func counts(link: Int, otherWordLimit: Int?) -> Counts {
+    /// The counts of one link, its narrowband decisions taken again by `rule` (the shipped
+    /// margin by default).
+    public func counts(link: Int, rule: NarrowbandRule = .margin(NarrowbandCheck.minimumMargin)) -> Counts {
         var counts = Counts()
         for trial in trials where trial.link == link {
-            let decided = trial.decided(otherWordLimit: otherWordLimit)
+            let decided = trial.decided(by: rule)
             if let expected = trial.expected {
                 counts.inGrammar += 1
                 if let decided {

@@ -4,10 +4,22 @@ import Foundation
 /// Recognises speech offline with pocketsphinx (Debian's `libpocketsphinx-dev` +
 /// `pocketsphinx-en-us`) against JSGF grammars: 16 kHz 16-bit audio in, the best path's words
 /// out. One decoder holds every grammar as a named search: one acoustic model in memory (a
-/// second decoder cost the daemon 26 MB).
+/// second decoder costs about 26 MB; the local assistant makes one more, adapted to
+/// narrowband links, only when a narrowband utterance arrives).
 final class GrammarRecognizer: @unchecked Sendable {
     private let decoder: OpaquePointer
     private let lock = NSLock()
+    /// Where each utterance's noise estimate starts (see ``hypothesis(_:in:)``).
+    private let streams: StreamStart
+
+    /// Where an utterance's noise estimate starts.
+    enum StreamStart {
+        /// Where the utterance before left it: the same audio may decode differently after another.
+        case carried
+        /// A new stream: the estimate starts from the utterance's own first frames, so the same
+        /// audio always decodes the same.
+        case fresh
+    }
 
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
 
@@ -26,7 +38,10 @@ final class GrammarRecognizer: @unchecked Sendable {
     /// The beams a forced-choice search is made with.
     static let wideBeams: [(name: String, value: Double)] = [("-beam", 1e-80), ("-wbeam", 1e-60), ("-pbeam", 1e-80)]
 
-    init(_ grammars: [Grammar]) throws {
+    /// `transform`: an MLLR transform of the model's means (pocketsphinx's `-mllr`), applied to
+    /// every search of this decoder. `streams`: where each utterance's noise estimate starts (see
+    /// ``hypothesis(_:in:)``).
+    init(_ grammars: [Grammar], transform: String? = nil, streams: StreamStart) throws {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
@@ -35,7 +50,13 @@ final class GrammarRecognizer: @unchecked Sendable {
         // No dither of pocketsphinx's own: its generator is seeded once per decoder and runs on
         // across utterances, so the same audio decoded twice (or after another utterance, or
         // in another search) heard different words. `recognize` dithers each utterance alike.
-        let arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "no"]
+        var arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "no"]
+        if let transform {
+            guard FileManager.default.isReadableFile(atPath: transform) else {
+                throw LocalAssistantError("no MLLR transform at \(transform) (scripts/adapt-narrowband-mllr makes one)")
+            }
+            arguments += ["-mllr", transform]
+        }
         var cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let config = cStrings.withUnsafeMutableBufferPointer { buffer in
@@ -56,6 +77,7 @@ final class GrammarRecognizer: @unchecked Sendable {
         }
         for beam in defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
         self.decoder = decoder
+        self.streams = streams
     }
 
     enum Search: String {
@@ -68,26 +90,62 @@ final class GrammarRecognizer: @unchecked Sendable {
         /// The commands or a run of everyday words, at wide beams (narrowband links: the open
         /// decode a forced choice is checked against).
         case narrowbandCommandsOrOther
+        /// A run of everyday words alone, at wide beams (narrowband links: other speech's score).
+        case narrowbandEveryday
     }
 
     deinit { _ = ps_free(decoder) }
 
+    /// What one search heard: its words, its best path's score (pocketsphinx's log base 1.0001,
+    /// language weight included) and the frames searched (10 ms each, silence removed).
+    struct Hypothesis: Equatable {
+        var text: String
+        var score: Int32
+        var frames: Int
+
+        /// The path's score per frame searched: comparable across utterances of any length.
+        var scorePerFrame: Double { Double(score) / Double(max(frames, 1)) }
+    }
+
     /// What one search heard, or `nil` for nothing.
-    func recognize(_ samples: [Int16], in search: Search) -> String? {
+    func recognize(_ samples: [Int16], in search: Search) -> String? { hypothesis(samples, in: search)?.text }
+
+    /// What one search heard, with its score, or `nil` for nothing. Pocketsphinx's noise estimate
+    /// (spectral subtraction and its silence detector) carries over from one utterance to the
+    /// next within a stream, so the same audio scored differently (now and then was heard as
+    /// other words) after another; `fresh` starts a new stream per utterance. (The wideband
+    /// decoder keeps `carried`: started afresh, the shipped request cut at the command's first
+    /// sound took that word for noise and was heard as other words, and passed through once
+    /// first to start the estimate from its own tail, the simulated glasses' round trip heard
+    /// "off tell" for "what time is it".)
+    func hypothesis(_ samples: [Int16], in search: Search) -> Hypothesis? {
         lock.withLock {
-            guard ps_set_search(decoder, search.rawValue) == 0, ps_start_utt(decoder) == 0 else { return nil }
             let dithered = Self.dither(samples)
+            guard ps_set_search(decoder, search.rawValue) == 0 else { return nil }
+            if streams == .fresh {
+                // Pocketsphinx's acoustic scoring also carries state from frame to frame (the
+                // best codewords of the frame before); a fixed stretch of silence first sets it
+                // alike for every utterance.
+                guard ps_start_stream(decoder) == 0, ps_start_utt(decoder) == 0 else { return nil }
+                _ = Self.primer.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
+                _ = ps_end_utt(decoder)
+                guard ps_start_stream(decoder) == 0 else { return nil }
+            }
+            guard ps_start_utt(decoder) == 0 else { return nil }
             _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
             _ = ps_end_utt(decoder)
             var score: Int32 = 0
             guard let hypothesis = ps_get_hyp(decoder, &score) else { return nil }
             let text = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : text
+            return text.isEmpty ? nil : Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)))
         }
     }
 }
 
 extension GrammarRecognizer {
+    /// 0.3 s of dithered digital silence, decoded before each utterance of a `fresh` decoder.
+    static let primer = dither([Int16](repeating: 0, count: 4800))
+
     /// ±1 LSB of noise from a generator started afresh for each utterance, so that digital
     /// silence has a finite log energy and the same audio always decodes the same.
     static func dither(_ samples: [Int16]) -> [Int16] {

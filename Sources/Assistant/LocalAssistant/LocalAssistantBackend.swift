@@ -1,6 +1,7 @@
 public import Assistant
 import AudioCore
 import Foundation
+import Synchronization
 
 /// The offline backend: recognises a small command grammar with pocketsphinx and answers
 /// from what it knows (the clock, the date, the glasses' battery, its own name). Anything
@@ -8,6 +9,11 @@ import Foundation
 public final class LocalAssistantBackend: AssistantBackend {
     public let name = "local"
     private let recognizer: GrammarRecognizer
+    /// The narrowband searches, on a decoder of their own adapted to the link (made at the first
+    /// narrowband utterance: a second acoustic model costs about 26 MB).
+    private let narrowbandRecognizer = Mutex<GrammarRecognizer?>(nil)
+    /// The MLLR transform the narrowband decoder applies (`nil`: the model as shipped).
+    public let narrowbandTransform: String?
     private let identity: @Sendable () -> Identity
     private let battery: @Sendable () -> Int?
     private let now: @Sendable () -> Date
@@ -55,27 +61,66 @@ public final class LocalAssistantBackend: AssistantBackend {
 
     public convenience init(
         assistantName: String = "Glasses", wakePhrase: String = "hey glasses",
-        battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
+        battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() },
+        narrowbandTransform: String? = LocalAssistantBackend.shippedNarrowbandTransform
     ) throws {
         let identity = Identity(name: assistantName, wakePhrase: wakePhrase)
-        try self.init(identity: { identity }, battery: battery, now: now)
+        try self.init(identity: { identity }, battery: battery, now: now, narrowbandTransform: narrowbandTransform)
     }
 
     /// `identity` is asked at each answer, so a name or wake phrase changed while it runs
-    /// applies at once.
+    /// applies at once. `narrowbandTransform`: the MLLR transform adapting the model to 8 kHz
+    /// links (the shipped one by default; `nil`: the model as shipped on every link).
     public init(
         identity: @escaping @Sendable () -> Identity,
-        battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() }
+        battery: @escaping @Sendable () -> Int? = { nil }, now: @escaping @Sendable () -> Date = { Date() },
+        narrowbandTransform: String? = LocalAssistantBackend.shippedNarrowbandTransform
     ) throws {
         recognizer = try GrammarRecognizer([
             .init(search: .commandsOrOther, jsgf: Self.grammar(withOtherWords: true)),
             .init(search: .commands, jsgf: Self.grammar(withOtherWords: false)),
-            .init(search: .narrowbandCommands, jsgf: Self.grammar(withOtherWords: false), forcedChoice: true),
-            .init(search: .narrowbandCommandsOrOther, jsgf: Self.grammar(withOtherWords: true), forcedChoice: true),
-        ])
+        ], streams: .carried)
+        self.narrowbandTransform = narrowbandTransform
         self.identity = identity
         self.battery = battery
         self.now = now
+    }
+
+    /// The file name of the narrowband transform in `models/pocketsphinx`.
+    public static let narrowbandTransformName = "en-us-narrowband.mllr"
+
+    /// The transform the project ships (`models/pocketsphinx/en-us-narrowband.mllr`, made by
+    /// `scripts/make-narrowband-transform`; its PROVENANCE.md says how), in an installed copy or
+    /// a checkout; `nil` when none is found.
+    public static var shippedNarrowbandTransform: String? {
+        guard let folder = ResourceLocator.find("models/pocketsphinx") else { return nil }
+        let path = folder + "/" + narrowbandTransformName
+        return FileManager.default.isReadableFile(atPath: path) ? path : nil
+    }
+
+    /// The narrowband decoder, made on first use.
+    private func narrowband() throws -> GrammarRecognizer {
+        try narrowbandRecognizer.withLock { made in
+            if let made { return made }
+            let recognizer = try GrammarRecognizer([
+                .init(search: .narrowbandCommands, jsgf: Self.grammar(withOtherWords: false), forcedChoice: true),
+                .init(search: .narrowbandCommandsOrOther, jsgf: Self.grammar(withOtherWords: true), forcedChoice: true),
+                .init(search: .narrowbandEveryday, jsgf: Self.everydayGrammar, forcedChoice: true),
+            ], transform: narrowbandTransform, streams: .fresh)
+            made = recognizer
+            return recognizer
+        }
+    }
+
+    /// A run of everyday words alone (the narrowband check's model of other speech).
+    static var everydayGrammar: String {
+        let other = otherWords.split(separator: " ").joined(separator: " | ")
+        return """
+            #JSGF V1.0;
+            grammar everyday;
+            public <utterance> = <other>+;
+            <other> = \(other);
+            """
     }
 
     /// Decodes on a thread of its own: pocketsphinx blocks for a while, and Swift's cooperative
@@ -108,37 +153,37 @@ public final class LocalAssistantBackend: AssistantBackend {
         public var openDecode: String?
         /// The link was narrowband (under 16 kHz).
         public var narrowband: Bool
+        /// On a narrowband link: the forced choice's margin over other speech
+        /// (``NarrowbandCheck/margin``; `nil`: not measured).
+        public var margin: Double?
 
-        public init(heard: String, command: String?, candidate: String? = nil, openDecode: String? = nil, narrowband: Bool) {
+        public init(heard: String, command: String?, candidate: String? = nil, openDecode: String? = nil, narrowband: Bool, margin: Double? = nil) {
             self.heard = heard
             self.command = command
             self.candidate = candidate
             self.openDecode = openDecode
             self.narrowband = narrowband
+            self.margin = margin
         }
     }
 
-    /// How many words outside the commands an open decode may hear before the audio is taken for
-    /// something else, per link. Wideband: two (the mixed decode is trusted there). Narrowband
-    /// (CVSD, 8 kHz): three, chosen with `voice-eval commands` on a development corpus from
-    /// `scripts/make-command-corpus` and reported on a held-out one (docs/voice.md, "Commands"):
-    /// the 16 kHz model hears a word or two of everyday speech in a clean command more often
-    /// there, and a request the grammar lacks as three or more.
-    public static let otherWordLimit = (wideband: 2, narrowband: 3)
+    /// How many words outside the commands the wideband mixed decode may hear before the audio
+    /// is taken for something else (the mixed decode is trusted there).
+    public static let widebandOtherWordLimit = 2
 
     /// Decodes an utterance: the command it says, if any.
     public func decide(_ utterance: Utterance) throws -> Decision {
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
         let narrowband = (utterance.linkRate ?? 16000) < 16000
-        if narrowband { return decideNarrowband(pcm) }
+        if narrowband { return try decideNarrowband(pcm) }
         // Wideband: against commands or a run of everyday words (a run of two or more other
         // words means something else was said); then against the commands alone at the default
         // beams, whose pruning rejects other speech the first decode let through.
         var heard: String?
         if let mixed = recognizer.recognize(pcm, in: .commandsOrOther) {
             if Self.command(mixed) != nil { heard = mixed }
-            else if mixed.split(separator: " ").count >= Self.otherWordLimit.wideband { return Decision(heard: mixed, command: nil, narrowband: false) }
+            else if mixed.split(separator: " ").count >= Self.widebandOtherWordLimit { return Decision(heard: mixed, command: nil, narrowband: false) }
         }
         guard let forced = recognizer.recognize(pcm, in: .commands), Self.command(heard ?? forced) != nil else {
             return Decision(heard: heard ?? "", command: nil, narrowband: false)
@@ -150,21 +195,30 @@ public final class LocalAssistantBackend: AssistantBackend {
     /// A narrowband link (CVSD, 8 kHz) carries nothing above 4 kHz, which the 16 kHz model
     /// expects: every path scores low, and the forced choice among the commands (at wide beams,
     /// where at the default ones one clean command in four ended with no path through the
-    /// grammar) always names one, "cancel" for a request the grammar lacks. So it is checked
-    /// against an open decode of the same audio, at the same wide beams (``OpenDecodeCheck``).
-    private func decideNarrowband(_ pcm: [Int16]) -> Decision {
-        guard let forced = recognizer.recognize(pcm, in: .narrowbandCommands), Self.command(forced) != nil else {
+    /// grammar) always names one, "cancel" for a request the grammar lacks. Its decoder applies
+    /// the narrowband transform, and the choice is checked (``NarrowbandCheck``) against the same
+    /// audio as a run of everyday words and against an open decode, all at the same wide beams.
+    private func decideNarrowband(_ pcm: [Int16]) throws -> Decision {
+        let decoder = try narrowband()
+        guard let forced = decoder.hypothesis(pcm, in: .narrowbandCommands), Self.command(forced.text) != nil else {
             return Decision(heard: "", command: nil, narrowband: true)
         }
-        let open = recognizer.recognize(pcm, in: .narrowbandCommandsOrOther) ?? ""
-        let stands = Self.check(candidate: forced, openDecode: open, otherWordLimit: Self.otherWordLimit.narrowband)
-        return Decision(heard: stands ? forced : open, command: stands ? forced : nil, candidate: forced, openDecode: open, narrowband: true)
+        let open = decoder.recognize(pcm, in: .narrowbandCommandsOrOther) ?? ""
+        let everyday = decoder.hypothesis(pcm, in: .narrowbandEveryday)
+        let check = NarrowbandCheck(forcedPerFrame: forced.scorePerFrame, everydayPerFrame: everyday?.scorePerFrame,
+                                    openDecode: OpenDecodeCheck(openDecode: open, phrases: Self.phrases))
+        let stands = check.accepts(forced.text, sameCommand: Self.sameCommand)
+        return Decision(heard: stands ? forced.text : open, command: stands ? forced.text : nil, candidate: forced.text, openDecode: open,
+                        narrowband: true, margin: check.margin)
     }
 
-    /// Whether a narrowband forced choice stands against the open decode, at a limit of other words.
+    /// Every phrasing of every command.
+    static let phrases = Command.allCases.flatMap { commands[$0]! }
+
+    /// Whether a narrowband forced choice stands against the open decode by its count of other
+    /// words alone (the check before ``NarrowbandCheck``; `voice-eval commands` compares them).
     public static func check(candidate: String, openDecode: String, otherWordLimit: Int) -> Bool {
-        let phrases = Command.allCases.flatMap { commands[$0]! }
-        return OpenDecodeCheck(openDecode: openDecode, phrases: phrases).accepts(candidate, otherWordLimit: otherWordLimit, sameCommand: sameCommand)
+        OpenDecodeCheck(openDecode: openDecode, phrases: phrases).accepts(candidate, otherWordLimit: otherWordLimit, sameCommand: sameCommand)
     }
 
     /// The phrases whose command ends the round trip without a word.

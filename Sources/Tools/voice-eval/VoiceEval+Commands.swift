@@ -5,7 +5,8 @@ import LocalAssistant
 
 /// `voice-eval commands --corpus DIR`: the local assistant's decisions on a corpus from
 /// scripts/make-command-corpus, as a confusion table per link; narrowband decisions also at other
-/// limits of other words in the open decode, and unchecked (`--json`: one line per file).
+/// margins, by the open decode's count of other words alone, and unchecked (`--json`: one line
+/// per file).
 extension VoiceEval {
     struct CommandLabel: Decodable {
         var file: String
@@ -25,7 +26,8 @@ extension VoiceEval {
         }
         let backend: LocalAssistantBackend
         do {
-            backend = try LocalAssistantBackend()
+            let transform = options.narrowbandTransform.map { $0 == "none" ? nil : $0 } ?? LocalAssistantBackend.shippedNarrowbandTransform
+            backend = try LocalAssistantBackend(narrowbandTransform: transform)
         } catch {
             fail("\(error)")
         }
@@ -38,7 +40,8 @@ extension VoiceEval {
                 if options.json {
                     let fields: [String: String?] = ["file": label.file, "text": label.text, "heard": decision.heard, "command": decision.command,
                                                      "candidate": decision.candidate, "open": decision.openDecode]
-                    let object = fields.mapValues { $0 ?? NSNull() as Any }.merging(["link": label.link]) { a, _ in a }
+                    let numbers: [String: Any] = ["link": label.link, "margin": decision.margin ?? NSNull()]
+                    let object = fields.mapValues { $0 ?? NSNull() as Any }.merging(numbers) { a, _ in a }
                     if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
                 }
             } catch {
@@ -46,18 +49,23 @@ extension VoiceEval {
             }
         }
         let confusion = CommandConfusion(trials: trials)
-        let shipped = LocalAssistantBackend.otherWordLimit
-        print("corpus \(corpus): \(trials.count) files")
-        print("link   other words  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
+        let shipped = NarrowbandCheck.minimumMargin
+        print("corpus \(corpus): \(trials.count) files; narrowband transform: \(backend.narrowbandTransform ?? "none")")
+        print("link   narrowband check  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
         for link in confusion.links {
-            let limits: [Int?] = link < 16000 ? [nil, 1, 2, 3, 4, 5, 6] : [shipped.wideband]
-            for limit in limits {
-                let c = confusion.counts(link: link, otherWordLimit: limit)
-                let mark = limit == (link < 16000 ? shipped.narrowband : shipped.wideband) ? " (shipped)" : ""
-                let label = limit.map { "< \($0)" } ?? "unchecked"
+            let rules: [CommandConfusion.NarrowbandRule] = link < 16000
+                ? [.unchecked, .otherWords(3)] + [-8, -6, -4, shipped, -1, 0, 2, 4].map { .margin($0) } : [.unchecked]
+            for rule in rules {
+                let c = confusion.counts(link: link, rule: rule)
+                let mark = link >= 16000 || rule == .margin(shipped) ? " (shipped)" : ""
+                let label = switch rule {
+                case .unchecked: link < 16000 ? "unchecked" : "as decided"
+                case .otherWords(let limit): "other words < \(limit)"
+                case .margin(let least): String(format: "margin >= %.1f", least)
+                }
                 let inGrammar = String(format: "%5d/%-3d %5.1f %%  %13d  %10d", c.understood, c.inGrammar, c.understoodShare * 100, c.otherCommand, c.inGrammarRejected)
                 let outside = String(format: "%7d/%-3d %5.1f %%  %9d  %9d", c.outRejected, c.outOfGrammar, c.rejectedShare * 100, c.outAnswered, c.outEffectful)
-                print("\(String(format: "%5d", link))  \(String(repeating: " ", count: max(0, 11 - label.count)))\(label)  \(inGrammar) | \(outside)\(mark)")
+                print("\(String(format: "%5d", link))  \(String(repeating: " ", count: max(0, 16 - label.count)))\(label)  \(inGrammar) | \(outside)\(mark)")
             }
         }
     }

@@ -32,9 +32,11 @@ struct VoiceEval {
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
                                      settings for tests)
-               voice-eval commands --corpus DIR [--json] (the local assistant's commands on a corpus from
-                                     scripts/make-command-corpus: a confusion table per link; 8 kHz at
-                                     several limits of other words in the open decode)
+               voice-eval commands --corpus DIR [--json] [--narrowband-transform FILE|none]
+                                     (the local assistant's commands on a corpus from
+                                     scripts/make-command-corpus: a confusion table per link; 8 kHz
+                                     unchecked, by the open decode's other words alone and at several
+                                     margins; the shipped narrowband transform unless told)
                voice-eval merge-heads --out FILE [--operating-logit L] HEAD.tflite HEAD.tflite... (one head
                                      averaging the logits of heads train-head wrote, shifted down by L)
         """
@@ -104,6 +106,7 @@ struct VoiceEval {
                 options.training.speed = (parts[0], parts[1]...parts[2])
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
+            case "--narrowband-transform": options.narrowbandTransform = value()
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
             case "--vad-only": options.vadOnly = true
@@ -255,6 +258,8 @@ struct VoiceEval {
         /// Every `--enroll` given (train-head: recordings, or folders of them).
         var enrollFiles: [String] = []
         var corpus: String?
+        /// `commands`: the narrowband MLLR transform ("none": the model as shipped; `nil`: the shipped transform).
+        var narrowbandTransform: String?
         var out: String?
         var noEnroll = false
         var vadOnly = false
