@@ -177,8 +177,11 @@ struct RoundTripTests {
         // echo canceller has not converged yet, the hardest moment), or, for dtw, two seconds in.
         // The test's dtw model is templates only (no classifier: it takes too long to train
         // here); through the wake word's linear filter it heard the phrase 0.5 s in at scores
-        // 0.56-0.64 against its threshold of 0.53, and missed it in about 1 run in 3 (15 of 22
-        // heard); 2 s in, 5 of 5 at 0.62-0.68. The neural head, the default, hears it 0.5 s in.
+        // 0.56-0.64 against its threshold of 0.53 (sensitivity 0.8), and missed it in about 1 run
+        // in 3 (15 of 22 heard); 2 s in, 5 of 5 at 0.62-0.68, then missed once in a full run. So
+        // dtw's templates get sensitivity 0.9 (threshold 0.49) here; this test is about the
+        // barge-in's path (cancellers, pipeline, machine), dtw's accuracy is the voice corpus's.
+        // The neural head, the default, hears it 0.5 s in at sensitivity 0.8.
         let interruptingPhrase = try RoundTripRig.conversation(
             [("hey glasses. what time is it", 4)], rate: 8000, lead: engine == .dtw ? 2 : 0.5)
         // The first request over CVSD: one the 8 kHz check lets through from every capture start
@@ -200,7 +203,7 @@ struct RoundTripTests {
         // the battery's answer alone (about 5 s) ended first in 3 runs of 6, the phrase then
         // heard with no reply left to interrupt.
         let assistant = try RoundTripRig.assistant(
-            routes, sensitivity: 0.8, speech: SpeechSettings(rate: 90), engine: engine,
+            routes, sensitivity: engine == .dtw ? 0.9 : 0.8, speech: SpeechSettings(rate: 90), engine: engine,
             addendum: "They will last about three more hours of listening.")
         // "Half a second into the reply" counts from the reply's first sound at the speaker,
         // not from `replyStarted`: on a busy machine synthesis and the stream's start lag the

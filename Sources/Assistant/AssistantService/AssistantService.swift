@@ -440,8 +440,6 @@ public actor AssistantService: Service {
         }
     }
 
-    /// Plays the reply's audio (synthesised text, or the backend's own) on the route's speaker,
-    /// every chunk also to the echo canceller and the reply's wake watch.
     /// `text` spoken with `settings`, on the fixed engine or the one the settings name; an
     /// unknown engine gives a stream that fails at once, saying which engines there are.
     private func speech(_ text: String, settings: SpeechSettings) -> AsyncThrowingStream<AudioBuffer, any Error> {
@@ -454,6 +452,8 @@ public actor AssistantService: Service {
         }
     }
 
+    /// Plays the reply's audio (synthesised text, or the backend's own) on the route's speaker,
+    /// every chunk also to the echo canceller and the reply's wake watch.
     private func play(_ makeChunks: @autoclosure () -> AsyncThrowingStream<AudioBuffer, any Error>) {
         guard let session else {
             commands.yield(.input(.replyFinished(interrupted: true)))
@@ -470,12 +470,13 @@ public actor AssistantService: Service {
                 guard !Task.isCancelled else { return }
                 commands.yield(.input(.replyFinished(interrupted: report.interrupted)))
             } catch let failure as SpeechPlayer.StreamFailure {
-                // The speaker's stream failed: the route's end (a fold, a lost link), not the
-                // reply's. When the route service ended the session (it closed the stream),
-                // the mic's reader reports the cause; otherwise this failure is the report.
-                guard !Task.isCancelled, await routes.playback(for: session) != nil else { return }
-                commands.yield(.input(.routeFailed(
-                    failure.underlying as? StreamSessionError ?? .audioStreamingError("the speaker's stream failed: \(failure)"))))
+                // The speaker's stream failed (a fold, a lost link): the route's trouble, not
+                // the reply's. The route engine decides the session's fate, as for the mic (a
+                // fold within its grace is `deviceNotConnected`); the outcome comes back through
+                // the mic's reader, so the reply does not "finish" here.
+                guard !Task.isCancelled else { return }
+                await routes.playbackFailed(session, failure.underlying as? StreamSessionError
+                    ?? .audioStreamingError("the speaker's stream failed: \(failure)"))
             } catch {
                 // The speech itself failed (the synthesiser): the route is fine.
                 guard !Task.isCancelled else { return }

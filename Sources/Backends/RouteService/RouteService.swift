@@ -199,6 +199,14 @@ public actor RouteService: Service {
     /// The playback stream of a ready session that plays.
     public func playback(for id: SessionID) -> (any PlaybackStream)? { playbacks[id] }
 
+    /// The session's owner found its playback stream failing (a write or drain threw): the
+    /// engine decides what that means for the session (a loss that a fold within the grace
+    /// turns into `deviceNotConnected`), as for a capture stream; the owner hears the outcome
+    /// through the session's frames.
+    public func playbackFailed(_ id: SessionID, _ error: StreamSessionError) {
+        commands.yield(.input(.streamFailed(id, error)))
+    }
+
     /// Asks for a profile as a person would, and returns once the card has switched (throws
     /// when the device goes away, the backend refuses, or the ready timeout passes).
     public func requestProfile(_ profile: AudioProfile, on device: DeviceIdentifier) async throws {
