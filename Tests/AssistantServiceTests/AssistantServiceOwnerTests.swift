@@ -124,6 +124,19 @@ struct AssistantServiceOwnerTests {
         return (seen, task)
     }
 
+    /// A push-to-talk round trip on `rig` with `backend`: the loop runs, its events are
+    /// collected, the command starts at once. The caller cancels `collector`, stops the
+    /// assistant and awaits `loop`.
+    static func pushToTalk(
+        _ rig: Rig, backend: any AssistantBackend, configuration: Assistant.Configuration = .init(policy: .mediaFirst)
+    ) -> (assistant: AssistantService, events: Seen<AssistantEvent>, collector: Task<Void, Never>, loop: Task<Void, Never>) {
+        let assistant = rig.assistant(backend: backend, configuration: configuration)
+        let (events, collector) = collect(assistant.events())
+        let loop = Task { await assistant.run() }
+        assistant.trigger(skipWake: true)
+        return (assistant, events, collector, loop)
+    }
+
     /// `POST /api/control/sleep` while the first route still opens: the route that opens after
     /// must not be held while the assistant sleeps (it was, and the glasses stayed on HFP).
     @Test("sleep while the route opens: the session that opens after is closed, A2DP comes back")
@@ -213,11 +226,9 @@ struct AssistantServiceOwnerTests {
     func aLateReplyIsDropped() async throws {
         let rig = try await Rig.make(mic: try Self.spokenCommand())
         let backend = HeldBackend(reply: AssistantReply(heard: "what time is it", answer: "It is noon."))
-        let assistant = rig.assistant(backend: backend, configuration: .init(policy: .mediaFirst, replyTimeout: .seconds(3)))
-        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        let (assistant, assistantEvents, eventsTask, loop) = Self.pushToTalk(
+            rig, backend: backend, configuration: .init(policy: .mediaFirst, replyTimeout: .seconds(3)))
         defer { eventsTask.cancel() }
-        let loop = Task { await assistant.run() }
-        assistant.trigger(skipWake: true)
         #expect(await rig.advance(upTo: .seconds(30)) { await backend.asked == 1 }, "the command never reached the backend")
         #expect(await backend.timeLimits == [.seconds(3)], "the backend was not given the assistant's reply timeout")
         let apologised = await rig.advance(upTo: .seconds(30)) {
@@ -245,11 +256,8 @@ struct AssistantServiceOwnerTests {
         let rig = try await Rig.make(mic: try Self.spokenCommand())
         let backend = HeldBackend(reply: AssistantReply(heard: "what time is it", answer: "It is noon, and the sun is high over the city today."))
         await backend.answer()
-        let assistant = rig.assistant(backend: backend)
-        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        let (assistant, assistantEvents, eventsTask, loop) = Self.pushToTalk(rig, backend: backend)
         defer { eventsTask.cancel() }
-        let loop = Task { await assistant.run() }
-        assistant.trigger(skipWake: true)
         let speaking = await rig.advance(upTo: .seconds(30)) { await assistantEvents.contains { $0.type == .replyStarted } }
         try #require(speaking, "the reply never started")
         _ = await rig.advance(upTo: .milliseconds(300)) { false }
@@ -277,11 +285,8 @@ struct AssistantServiceOwnerTests {
         let reply = AssistantReply(heard: "play a tone", answer: "", audio: tone)
         let backend = HeldBackend(reply: reply)
         await backend.answer()
-        let assistant = rig.assistant(backend: backend)
-        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        let (assistant, assistantEvents, eventsTask, loop) = Self.pushToTalk(rig, backend: backend)
         defer { eventsTask.cancel() }
-        let loop = Task { await assistant.run() }
-        assistant.trigger(skipWake: true)
         let played = await rig.advance(upTo: .seconds(40)) { await assistantEvents.contains { $0.type == .replyFinished } }
         #expect(played, "the audio reply never finished playing")
         #expect(await assistantEvents.contains { $0.type == .replyStarted && $0.text == nil })
