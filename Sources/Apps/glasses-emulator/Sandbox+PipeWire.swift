@@ -29,7 +29,7 @@ extension Sandbox {
             """.write(toFile: directory + "/session-bus.conf", atomically: true, encoding: .utf8)
         children.append(try spawn(
             "dbus-daemon", ["--config-file=\(directory)/session-bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "session-bus.log"))
-        try waitUntil("the session bus to listen") { FileManager.default.fileExists(atPath: "\(self.directory)/session-bus") }
+        try waitUntil("the session bus to listen") { Self.acceptsConnections("\(self.directory)/session-bus") }
         let environment = [
             "XDG_RUNTIME_DIR": directory, "PIPEWIRE_RUNTIME_DIR": directory, "HOME": "\(directory)/home",
             "XDG_CONFIG_HOME": "\(directory)/config", "XDG_STATE_HOME": "\(directory)/state", "XDG_DATA_HOME": "\(directory)/data",

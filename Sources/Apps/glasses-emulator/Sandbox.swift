@@ -33,7 +33,7 @@ final class Sandbox: @unchecked Sendable {
             """
         try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
         children.append(try spawn("dbus-daemon", ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "dbus.log"))
-        try waitUntil("dbus-daemon to listen") { FileManager.default.fileExists(atPath: "\(self.directory)/bus") }
+        try waitUntil("dbus-daemon to listen") { Self.acceptsConnections("\(self.directory)/bus") }
     }
 
     /// Starts `pulseaudio` with a null sink and `module-bluez5-discover headset=ofono`, on our
@@ -64,6 +64,23 @@ final class Sandbox: @unchecked Sendable {
         children = []
         try? FileManager.default.removeItem(atPath: directory)
         watchdog.release()
+    }
+
+    /// Whether the Unix socket at `path` takes a connection now. Its file exists from the
+    /// daemon's bind(), but it refuses connections until listen(): the emulator, under load,
+    /// connected in between and failed ("Connection refused").
+    static func acceptsConnections(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
     }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) throws {
