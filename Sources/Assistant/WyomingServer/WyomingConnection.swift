@@ -36,12 +36,13 @@ final class WyomingConnection {
 
     /// Serves until the client closes or breaks the framing, or would make the connections
     /// together hold more than the budget; what its decoder held is given back at the end.
-    func run(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
+    /// Throws ``WyomingConnectionClosing`` when it answered an error and ends the conversation.
+    func run(_ incoming: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws {
         defer {
             decoder = WyomingFrameDecoder(limits: decoder.limits)
             budget.release(&share)
         }
-        for try await buffer in inbound {
+        while let buffer = try await incoming.next() {
             decoder.append(buffer.readableBytesView)
             guard budget.resize(&share, to: decoder.heldByteCount) else { return try await refuseOverBudget() }
             while true {
@@ -70,7 +71,7 @@ final class WyomingConnection {
             + "this connection is closed: send smaller messages, or fewer at once"
         logger.warning("wyoming: client \(peer): over the buffer budget (\(decoder.heldByteCount) bytes pending); closing its connection")
         try? await send(.error(text: text, code: "server-busy"))
-        throw WyomingBudgetExceeded()
+        throw WyomingConnectionClosing(reason: "over the buffer budget")
     }
 
     /// Answers a bad frame with `error`; throws (closing the connection) unless the stream is
@@ -80,7 +81,7 @@ final class WyomingConnection {
         logger.warning("wyoming: client \(peer): \(error)\(closing ? "; closing its connection" : "")")
         notices(.protocolError(peer: peer, error, closed: closing))
         try await send(.error(error))
-        if closing { throw error }
+        if closing { throw WyomingConnectionClosing(reason: "\(error)") }
     }
 
     private func handle(_ event: WyomingEvent) async throws {
@@ -142,4 +143,8 @@ final class WyomingConnection {
 }
 
 /// A connection closed because it would have gone over the buffer budget.
-struct WyomingBudgetExceeded: Error {}
+/// The connection answered an error and ends: the server closes it once the answer is out.
+struct WyomingConnectionClosing: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "closed: \(reason)" }
+}

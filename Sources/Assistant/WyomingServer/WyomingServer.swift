@@ -54,7 +54,9 @@ public final class WyomingServer: Service, Sendable {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    // Outbound half-closure: finishing the writer sends FIN after the last answer.
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+                        wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
                 }
             }
         let port = listener.channel.localAddress?.port ?? configuration.port
@@ -108,10 +110,25 @@ public final class WyomingServer: Service, Sendable {
         logger.debug("wyoming: client \(peer) connected from \(address)")
         do {
             try await channel.executeThenClose { inbound, outbound in
+                var incoming = inbound.makeAsyncIterator()
                 let connection = WyomingConnection(
                     peer: peer, info: info, wake: wake, satellite: satellite, limits: configuration.limits, budget: budget, notices: notices, logger: logger,
                     send: { event in try await outbound.write(ByteBuffer(bytes: WyomingFrameEncoder.encode(event))) })
-                try await connection.run(inbound)
+                do {
+                    try await connection.run(&incoming)
+                } catch let closing as WyomingConnectionClosing {
+                    // Closing with the client's input unread resets the connection, and a reset
+                    // can destroy the error just sent. So our side ends after the answer (FIN),
+                    // and what the client still sends is read and dropped until it closes, for
+                    // at most `closeLinger`.
+                    outbound.finish()
+                    let lingerEnd = channel.channel.eventLoop.scheduleTask(in: .init(configuration.closeLinger)) {
+                        channel.channel.close(promise: nil)
+                    }
+                    while (try? await incoming.next()) != nil {}
+                    lingerEnd.cancel()
+                    throw closing
+                }
             }
         } catch {
             logger.debug("wyoming: client \(peer): \(error)")

@@ -18,12 +18,17 @@ public struct WyomingServerConfiguration: Sendable {
     public var bufferBudget: Int
     /// Peers allowed to connect (`nil`: any that can reach the address); others are closed at once.
     public var allowedPeers: WyomingPeerFilter?
+    /// How long a connection closed for an error goes on reading (and dropping) what its client
+    /// still sends, so the error reaches it: closing with input unread resets the connection.
+    public var closeLinger: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 10700, satelliteName: String = "GlassesAudio", area: String? = nil,
         speakerFormat: WyomingAudioFormat = WyomingAudioFormat(rate: 22050), limits: WyomingFrameDecoder.Limits = .init(),
-        bufferBudget: Int = 32 * 1024 * 1024, allowedPeers: WyomingPeerFilter? = nil
+        bufferBudget: Int = 32 * 1024 * 1024, allowedPeers: WyomingPeerFilter? = nil,
+        closeLinger: Duration = .seconds(2)
     ) {
+        self.closeLinger = closeLinger
         self.bufferBudget = bufferBudget
         self.allowedPeers = allowedPeers
         self.host = host
