@@ -1,4 +1,5 @@
 import Assistant
+import AssistantAssembly
 import AssistantService
 import AudioBackend
 import BackendSelection
@@ -24,6 +25,16 @@ struct StatusRoutes {
         var timestamp: Date
         var backend: String
         var uptime: Double
+        var wake: Wake
+    }
+
+    /// The wake word in force and whether it is ready to be listened for.
+    struct Wake: Encodable {
+        var phrase: String
+        /// `ready`, `training` (a new phrase: minutes) or `waiting` (not started yet, or failed: the log says why).
+        var state: String
+        /// 0...1 of the training, while `training`.
+        var progress: Double?
     }
 
     func add(to router: Router<DaemonRequestContext>) {
@@ -36,7 +47,16 @@ struct StatusRoutes {
                 Status(
                     mode: StatusMode.of(phase, policy: context.configuration.policy), assistant: phase.rawValue, personality: settings.personality, name: settings.name,
                     battery: connected.first?.battery, connected: !connected.isEmpty, timestamp: Date(),
-                    backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt)))
+                    backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt),
+                    wake: Self.wake(settings.wakeWord.keyword, context.wakeEngines.readiness(of: settings.wakeWord.keyword))))
+        }
+    }
+
+    static func wake(_ phrase: String, _ readiness: WakeEngines.Readiness) -> Wake {
+        switch readiness {
+        case .ready: Wake(phrase: phrase, state: "ready")
+        case .preparing(let progress): Wake(phrase: phrase, state: "training", progress: progress)
+        case .notPrepared: Wake(phrase: phrase, state: "waiting")
         }
     }
 }
