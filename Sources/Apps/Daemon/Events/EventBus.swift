@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import Synchronization
 public import Prometheus
 public import Store
 
@@ -11,9 +12,15 @@ public actor EventBus {
     private let store: Store
     private let logger: Logger
     private let metrics: PrometheusCollectorRegistry
-    private var subscribers: [Int: AsyncStream<StoredEvent>.Continuation] = [:]
-    private var nextSubscriber = 0
-    private var closed = false
+    /// Behind a lock of their own, so a subscription that ends is forgotten at once (in its
+    /// `onTermination`, which cannot wait for the actor).
+    private let subscribers = Mutex(Subscribers())
+
+    private struct Subscribers {
+        var all: [Int: AsyncStream<StoredEvent>.Continuation] = [:]
+        var next = 0
+        var closed = false
+    }
 
     public init(store: Store, logger: Logger, metrics: PrometheusCollectorRegistry) {
         self.store = store
@@ -38,34 +45,36 @@ public actor EventBus {
             descriptor: MetricNameDescriptor(namespace: "glasses_audiod", metricName: "events", unitName: "total", helpText: "Events published, by type"),
             labels: [("type", type)]
         ).increment()
-        for continuation in subscribers.values { continuation.yield(event) }
+        for continuation in subscribers.withLock({ Array($0.all.values) }) { continuation.yield(event) }
         return event
     }
 
     /// Every event from now on, until ``close()``.
     public func subscribe() -> AsyncStream<StoredEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self, bufferingPolicy: .bufferingNewest(4096))
-        guard !closed else {
+        let key = subscribers.withLock { subscribers -> Int? in
+            guard !subscribers.closed else { return nil }
+            defer { subscribers.next += 1 }
+            subscribers.all[subscribers.next] = continuation
+            return subscribers.next
+        }
+        guard let key else {
             continuation.finish()
             return stream
         }
-        let key = nextSubscriber
-        nextSubscriber += 1
-        subscribers[key] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(key) }
-        }
+        continuation.onTermination = { [weak self] _ in _ = self?.subscribers.withLock { $0.all.removeValue(forKey: key) } }
         return stream
     }
 
-    public var subscriberCount: Int { subscribers.count }
-
-    private func unsubscribe(_ key: Int) { subscribers[key] = nil }
+    public var subscriberCount: Int { subscribers.withLock { $0.all.count } }
 
     /// Ends every subscription (shutdown).
     public func close() {
-        closed = true
-        subscribers.values.forEach { $0.finish() }
-        subscribers = [:]
+        let ended = subscribers.withLock { subscribers in
+            subscribers.closed = true
+            defer { subscribers.all = [:] }
+            return Array(subscribers.all.values)
+        }
+        ended.forEach { $0.finish() }
     }
 }
