@@ -29,7 +29,25 @@ extension DaemonSuites {
             #expect(route.status == 200)
             let stopped = try await daemon.stop(SIGTERM)
             #expect(stopped.status == 0, "\(stopped.stderr.suffix(4000))")
-            #expect(stopped.stderr.contains("the wake word 'hey glasses' was not prepared: the daemon is stopping"), "\(stopped.stderr.suffix(4000))")
+            #expect(stopped.stderr.contains("the wake word 'hey glasses' was not prepared: stopped"), "\(stopped.stderr.suffix(4000))")
+        }
+
+        @Test("a new wake word while another trains: that training stops and the new one trains, said as such")
+        func aChangeStopsTheTrainingUnderWay() async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"),
+                environment: ["XDG_CACHE_HOME": directory.path("cache"), "GLASSES_AUDIO_OPENWAKEWORD_DIR": directory.path("no-models")])
+            #expect(daemon.child.waitForError("training the wake word for 'hey glasses'"), "\(daemon.child.stderrSoFar)")
+            let changed = try await daemon.request("PUT", "/api/settings/wake-word", body: #"{"keyword": "hello computer", "sensitivity": 0.5}"#)
+            #expect(changed.status == 200, "\(changed.body)")
+            #expect(daemon.child.waitForError("the wake word 'hey glasses' was not prepared: stopped"), "\(daemon.child.stderrSoFar)")
+            #expect(daemon.child.waitForError("training the wake word for 'hello computer'"), "\(daemon.child.stderrSoFar)")
+            let wake = try #require(try await daemon.request("GET", "/api/status").json["wake"] as? [String: Any])
+            #expect(wake["phrase"] as? String == "hello computer")
+            #expect(wake["state"] as? String == "training")
+            let stopped = try await daemon.stop(SIGTERM)
+            #expect(stopped.status == 0, "\(stopped.stderr.suffix(4000))")
         }
     }
 }
