@@ -3,7 +3,6 @@ public import AudioCore
 public import Routing
 public import Logging
 public import ServiceLifecycle
-import Synchronization
 
 /// Runs the pure ``RouteEngine`` against a real backend: feeds it the backend's route events,
 /// the clock's ticks and the streams' feedback, and carries out what it decides (profile
@@ -30,9 +29,7 @@ public actor RouteService: Service {
     var captures: [SessionID: Capture] = [:]
     var playbacks: [SessionID: any PlaybackStream] = [:]
     var tickTask: Task<Void, Never>?
-    /// Behind a lock of their own, so an observer that ends is forgotten at once (in its
-    /// `onTermination`, which cannot wait for the actor).
-    private let observers = Mutex((all: [Int: AsyncStream<RoutingOutput>.Continuation](), next: 0))
+    private let observers = Followers<RoutingOutput>()
     private var settleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// What the loop takes, in order.
@@ -114,11 +111,7 @@ public actor RouteService: Service {
         tickTask?.cancel()
         for (_, waiter) in waiters { waiter.resume(throwing: StreamSessionError.internalError("the route service stopped")) }
         waiters = [:]
-        let ended = observers.withLock { observers in
-            defer { observers.all = [:] }
-            return Array(observers.all.values)
-        }
-        ended.forEach { $0.finish() }
+        observers.finishAll()
         settleWaiters.forEach { $0.resume() }
         settleWaiters = []
     }
@@ -167,14 +160,7 @@ public actor RouteService: Service {
 
     /// Everything the engine decides, from now on, for monitors and logs.
     public func observe() -> AsyncStream<RoutingOutput> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RoutingOutput.self, bufferingPolicy: .unbounded)
-        let key = observers.withLock { observers in
-            defer { observers.next += 1 }
-            observers.all[observers.next] = continuation
-            return observers.next
-        }
-        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.all.removeValue(forKey: key) } }
-        return stream
+        observers.follow()
     }
 
     /// The engine's view of the devices.
@@ -246,7 +232,7 @@ public actor RouteService: Service {
     }
 
     func report(_ output: RoutingOutput) {
-        observers.withLock { Array($0.all.values) }.forEach { $0.yield(output) }
+        observers.yield(output)
         if case .scheduleTick = output { return }
         logger.info("\(output)")
     }

@@ -1,6 +1,6 @@
+import AudioCore
 import Foundation
 public import Logging
-import Synchronization
 public import Prometheus
 public import Store
 
@@ -12,15 +12,8 @@ public actor EventBus {
     private let store: Store
     private let logger: Logger
     private let metrics: PrometheusCollectorRegistry
-    /// Behind a lock of their own, so a subscription that ends is forgotten at once (in its
-    /// `onTermination`, which cannot wait for the actor).
-    private let subscribers = Mutex(Subscribers())
-
-    private struct Subscribers {
-        var all: [Int: AsyncStream<StoredEvent>.Continuation] = [:]
-        var next = 0
-        var closed = false
-    }
+    private let subscribers = Followers<StoredEvent>(buffering: .bufferingNewest(4096))
+    private var closed = false
 
     public init(store: Store, logger: Logger, metrics: PrometheusCollectorRegistry) {
         self.store = store
@@ -45,36 +38,21 @@ public actor EventBus {
             descriptor: MetricNameDescriptor(namespace: "glasses_audiod", metricName: "events", unitName: "total", helpText: "Events published, by type"),
             labels: [("type", type)]
         ).increment()
-        for continuation in subscribers.withLock({ Array($0.all.values) }) { continuation.yield(event) }
+        subscribers.yield(event)
         return event
     }
 
     /// Every event from now on, until ``close()``.
     public func subscribe() -> AsyncStream<StoredEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self, bufferingPolicy: .bufferingNewest(4096))
-        let key = subscribers.withLock { subscribers -> Int? in
-            guard !subscribers.closed else { return nil }
-            defer { subscribers.next += 1 }
-            subscribers.all[subscribers.next] = continuation
-            return subscribers.next
-        }
-        guard let key else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in _ = self?.subscribers.withLock { $0.all.removeValue(forKey: key) } }
-        return stream
+        guard !closed else { return AsyncStream { $0.finish() } }
+        return subscribers.follow()
     }
 
-    public var subscriberCount: Int { subscribers.withLock { $0.all.count } }
+    public var subscriberCount: Int { subscribers.count }
 
     /// Ends every subscription (shutdown).
     public func close() {
-        let ended = subscribers.withLock { subscribers in
-            subscribers.closed = true
-            defer { subscribers.all = [:] }
-            return Array(subscribers.all.values)
-        }
-        ended.forEach { $0.finish() }
+        closed = true
+        subscribers.finishAll()
     }
 }

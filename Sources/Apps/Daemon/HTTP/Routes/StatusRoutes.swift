@@ -28,13 +28,12 @@ struct StatusRoutes {
         var wake: Wake
     }
 
-    /// The wake word in force and whether it is ready to be listened for.
+    /// The wake word in force and whether it is ready to be listened for: `ready`, `training`
+    /// (a new phrase: minutes; `progress` 0...1) or `waiting` (not started yet, or failed: the
+    /// log says why).
     struct Wake: Encodable {
-        var phrase: String
-        /// `ready`, `training` (a new phrase: minutes) or `waiting` (not started yet, or failed: the log says why).
-        var state: String
-        /// 0...1 of the training, while `training`.
-        var progress: Double?
+        enum State: String, Encodable { case ready, training, waiting }
+        let phrase: String, state: State, progress: Double?
     }
 
     func add(to router: Router<DaemonRequestContext>) {
@@ -54,9 +53,9 @@ struct StatusRoutes {
 
     static func wake(_ phrase: String, _ readiness: WakeEngines.Readiness) -> Wake {
         switch readiness {
-        case .ready: Wake(phrase: phrase, state: "ready")
-        case .preparing(let progress): Wake(phrase: phrase, state: "training", progress: progress)
-        case .notPrepared: Wake(phrase: phrase, state: "waiting")
+        case .ready: Wake(phrase: phrase, state: .ready, progress: nil)
+        case .preparing(let progress): Wake(phrase: phrase, state: .training, progress: progress)
+        case .notPrepared: Wake(phrase: phrase, state: .waiting, progress: nil)
         }
     }
 }
