@@ -359,7 +359,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Assistant", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Assistant", "AssistantAssembly", "WakeRuntime", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )
 

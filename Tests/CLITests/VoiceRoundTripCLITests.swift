@@ -31,6 +31,14 @@ extension CLISuites {
             #expect(result.stderr.contains("en-us"), "\(result.stderr)")
         }
 
+        @Test("say with an engine this build does not have is refused, naming the engines it has")
+        func sayUnknownEngine() throws {
+            let result = try Run.command(binary, ["say", "hello", "--engine", "festival", "--out", directory.path("y.wav")], environment: simulated)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("unknown speech engine 'festival'; known: espeak"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path("y.wav")))
+        }
+
         @Test("say through the simulated glasses' speaker")
         func sayToSpeaker() throws {
             let speaker = directory.path("speaker.wav")

@@ -34,6 +34,8 @@ public struct DaemonContext: Sendable {
     public let assistantSockets: AssistantSocketHub
     /// The data directory, locked for this daemon's life.
     public let dataFolder: DataDirectory
+    /// The wake words' engines, shared by the assistant and the Wyoming wake-word service.
+    let wakeEngines: WakeEngines
 
     /// Opens everything in order; what was opened is closed again if a later step fails.
     public static func open(
@@ -87,7 +89,7 @@ public struct DaemonContext: Sendable {
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
-            assistantSockets: assistantSockets, dataFolder: dataFolder)
+            assistantSockets: assistantSockets, dataFolder: dataFolder, wakeEngines: wakeEngines)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is

@@ -12,18 +12,25 @@ public import ServiceLifecycle
 /// - HTTP API: REST, server-sent events, metrics, the OpenAPI document;
 /// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), and its
 ///   notices into the event bus;
+/// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
+///   minutes, said with its progress), then listening starts when configured to; stopped early
+///   on shutdown, between two training utterances;
 /// - systemd: the watchdog, and STOPPING first on shutdown.
 public enum DaemonServices {
     public static func assemble(_ context: DaemonContext) async -> [any Service] {
         var services: [any Service] = []
         services.append(context.routes)
-        // Listens from the start when configured to (the input waits for the loop).
-        if context.configuration.listen { context.assistant.trigger(skipWake: false) }
         services.append(context.assistant)
         services.append(await EventForwarder.make(context))
         services.append(HTTPServer.make(context))
         services.append(context.wyoming)
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices))
+        let (assistant, listen) = (context.assistant, context.configuration.listen)
+        services.append(
+            WakePreparationService(
+                engines: context.wakeEngines, state: context.assistantState, logger: context.logger,
+                // Listens once its wake word is ready, when configured to (the input waits for the loop).
+                whenPrepared: { if listen { assistant.trigger(skipWake: false) } }))
         services.append(SystemdService(notifier: context.notifier, interval: context.configuration.watchdogInterval))
         return services
     }

@@ -88,7 +88,7 @@ public actor AssistantService: Service {
     /// session is processed after that, so the set holds at most the current one.
     private nonisolated let failedSessions = Mutex<Set<SessionID>>([])
     /// Who follows the events; a follower that stops listening is removed at once.
-    private nonisolated let observers = Mutex<(next: Int, all: [Int: AsyncStream<AssistantEvent>.Continuation])>((0, [:]))
+    private nonisolated let observers = Followers<AssistantEvent>()
 
     private var session: SessionID?
     private var pipeline: VoicePipeline?
@@ -141,18 +141,11 @@ public actor AssistantService: Service {
     /// Every step from now on; the stream ends when the loop does. A follower that stops
     /// listening (its task cancelled) is forgotten.
     public nonisolated func events() -> AsyncStream<AssistantEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: AssistantEvent.self, bufferingPolicy: .unbounded)
-        let key = observers.withLock { observers in
-            defer { observers.next += 1 }
-            observers.all[observers.next] = continuation
-            return observers.next
-        }
-        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.all.removeValue(forKey: key) } }
-        return stream
+        observers.follow()
     }
 
     /// How many follow the events now.
-    public nonisolated var eventFollowers: Int { observers.withLock { $0.all.count } }
+    public nonisolated var eventFollowers: Int { observers.count }
 
     /// Where the round trip stands (`.asleep` is the one truth about sleeping).
     public var phase: AssistantPhase { machine.phase }
@@ -189,11 +182,7 @@ public actor AssistantService: Service {
         } onGracefulShutdown: {
             self.stop()
         }
-        let followers = observers.withLock { observers in
-            defer { observers.all = [:] }
-            return observers.all.values
-        }
-        followers.forEach { $0.finish() }
+        observers.finishAll()
     }
 
     private func loop() async {
@@ -258,7 +247,7 @@ public actor AssistantService: Service {
                 if let delay = echo?.estimatedDelay { logger.debug("echo path: \(delay.median) ms from writing to the speaker to hearing it (σ \(delay.deviation) ms)") }
             }
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
-            for follower in observers.withLock({ $0.all.values }) { follower.yield(event) }
+            observers.yield(event)
         case .scheduleTick(let at):
             ticker?.cancel()
             ticker = Task { [clock, commands] in

@@ -26,8 +26,8 @@ public enum ALSAEndpointCatalog {
             }
         }
         let defined = Dictionary(definitions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for name in knownEndpoints.keys.sorted() where defined[name] != nil && defined[name]?.userDefined == false {
-            out += both(name, knownEndpoints[name]!)
+        for (name, known) in knownEndpoints.sorted(by: { $0.key < $1.key }) where defined[name]?.userDefined == false {
+            out += both(name, known)
         }
         for definition in definitions.filter(\.userDefined).sorted(by: { $0.name < $1.name }) {
             let description = definition.description ?? "\(definition.type ?? "user-defined") PCM from the user's ALSA configuration"

@@ -29,12 +29,21 @@ extension BluezClient {
         try server.add(BluezPairingAgent.path, [BluezPairingAgent.dbusInterface()])
         try await bluez("/org/bluez", BluezPairingAgent.agentManager, "RegisterAgent",
                         [.objectPath(BluezPairingAgent.path), .string(BluezPairingAgent.capability)])
-        defer {
-            Task { [connection] in
-                _ = try? await connection.call(BluezName.service, "/org/bluez", BluezPairingAgent.agentManager, "UnregisterAgent",
-                                               [.objectPath(BluezPairingAgent.path)])
-            }
+        let outcome: Result<BluezPairResult, any Error>
+        do {
+            outcome = .success(try await pairWithAgent(text, adapter: adapter, discoveryTimeout: discoveryTimeout, clock: clock, start: start))
+        } catch {
+            outcome = .failure(error)
         }
+        _ = try? await connection.call(
+            BluezName.service, "/org/bluez", BluezPairingAgent.agentManager, "UnregisterAgent", [.objectPath(BluezPairingAgent.path)])
+        return try outcome.get()
+    }
+
+    /// `pair`'s steps once our agent is registered.
+    private func pairWithAgent(
+        _ text: String, adapter: BluezAdapter, discoveryTimeout: Duration, clock: ContinuousClock, start: ContinuousClock.Instant
+    ) async throws -> BluezPairResult {
         try await setProperty(adapter.path, BluezName.adapter, "Pairable", .boolean(true))
         if !adapter.powered { try await setProperty(adapter.path, BluezName.adapter, "Powered", .boolean(true)) }
 

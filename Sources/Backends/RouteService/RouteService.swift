@@ -29,8 +29,7 @@ public actor RouteService: Service {
     var captures: [SessionID: Capture] = [:]
     var playbacks: [SessionID: any PlaybackStream] = [:]
     var tickTask: Task<Void, Never>?
-    private var observers: [Int: AsyncStream<RoutingOutput>.Continuation] = [:]
-    private var nextObserver = 0
+    private let observers = Followers<RoutingOutput>()
     private var settleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// What the loop takes, in order.
@@ -112,8 +111,7 @@ public actor RouteService: Service {
         tickTask?.cancel()
         for (_, waiter) in waiters { waiter.resume(throwing: StreamSessionError.internalError("the route service stopped")) }
         waiters = [:]
-        observers.values.forEach { $0.finish() }
-        observers = [:]
+        observers.finishAll()
         settleWaiters.forEach { $0.resume() }
         settleWaiters = []
     }
@@ -162,15 +160,8 @@ public actor RouteService: Service {
 
     /// Everything the engine decides, from now on, for monitors and logs.
     public func observe() -> AsyncStream<RoutingOutput> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RoutingOutput.self, bufferingPolicy: .unbounded)
-        let key = nextObserver
-        nextObserver += 1
-        observers[key] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.removeObserver(key) } }
-        return stream
+        observers.follow()
     }
-
-    private func removeObserver(_ key: Int) { observers.removeValue(forKey: key) }
 
     /// The engine's view of the devices.
     public var devices: [Device] { engine.devices.devices }
@@ -241,7 +232,7 @@ public actor RouteService: Service {
     }
 
     func report(_ output: RoutingOutput) {
-        observers.values.forEach { $0.yield(output) }
+        observers.yield(output)
         if case .scheduleTick = output { return }
         logger.info("\(output)")
     }

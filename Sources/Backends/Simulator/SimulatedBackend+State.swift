@@ -60,7 +60,7 @@ extension SimulatedBackend {
         var playbacks: [UUID: Playback] = [:]
         var elapsed: Duration = .zero
 
-        var endpoints: [AudioEndpoint] { order.flatMap { glasses[$0]!.endpoints } }
+        var endpoints: [AudioEndpoint] { order.flatMap { glasses[$0]?.endpoints ?? [] } }
 
         /// The endpoint called `name` (or a device address), or the first of its direction.
         func endpoint(named name: String?, direction: EndpointDirection) throws(StreamSessionError) -> AudioEndpoint {
@@ -145,7 +145,7 @@ extension SimulatedBackend {
                         samples: Array(playback.queue.prefix(count)))
                     playback.queue.removeFirst(count)
                     playback.framesPlayed += Int64(count)
-                    try? glasses[playback.device]!.play(part)
+                    try? glasses[playback.device]?.play(part)
                 }
                 if playback.queue.isEmpty {
                     let waiters = playback.drainWaiters

@@ -37,7 +37,7 @@ public final class SimulatedBackend: AudioDeviceBackend {
     public func control(_ id: DeviceIdentifier, _ control: SimulatedGlasses.Control) throws(StreamSessionError) {
         let effects = try state.withLock { state throws(StreamSessionError) in
             guard state.glasses[id] != nil else { throw .deviceNotFound(id) }
-            let events = state.glasses[id]!.apply(control)
+            let events = state.glasses[id]?.apply(control) ?? []
             return state.broadcast(events) + state.serviceStreams()
         }
         effects.run()
@@ -80,7 +80,7 @@ public final class SimulatedBackend: AudioDeviceBackend {
         let effects = state.withLock { state in
             state.elapsed += step
             var events: [RouteEvent] = []
-            for id in state.order { events += state.glasses[id]!.advance(by: step) }
+            for id in state.order { events += state.glasses[id]?.advance(by: step) ?? [] }
             return state.broadcast(events) + state.serviceStreams()
         }
         effects.run()
@@ -105,7 +105,7 @@ public final class SimulatedBackend: AudioDeviceBackend {
         case .setProfile(let id, let profile):
             try state.withLock { state throws(StreamSessionError) in
                 guard state.glasses[id] != nil else { throw .deviceNotFound(id) }
-                try state.glasses[id]!.request(profile)
+                try state.glasses[id]?.request(profile)
             }
         case .setDefaultEndpoint(let name, let direction):
             let effects = try state.withLock { state throws(BackendError) in
@@ -157,12 +157,13 @@ public final class SimulatedBackend: AudioDeviceBackend {
             guard let playback = state.playbacks[key] else { throw BackendError("playback stream is closed") }
             if let error = playback.error { throw error }
             guard playback.inputRate != playback.sinkRate else {
-                state.playbacks[key]!.queue += mono.samples
+                state.playbacks[key]?.queue += mono.samples
                 return
             }
             let resampler = try playback.resampler ?? Resampler(from: playback.inputRate, to: playback.sinkRate, channels: 1)
-            state.playbacks[key]!.resampler = resampler
-            state.playbacks[key]!.queue += try resampler.process(mono.samples)
+            let converted = try resampler.process(mono.samples)
+            state.playbacks[key]?.resampler = resampler
+            state.playbacks[key]?.queue += converted
         }
     }
 

@@ -184,12 +184,12 @@ public final class DBusObjectServer: Sendable {
     private func managedObjects() -> DBusValue {
         let snapshot = objects.withLock { $0 }
         let prefix = managerPath == "/" ? "/" : managerPath + "/"
-        let entries = snapshot.keys.sorted().filter { $0.hasPrefix(prefix) && $0 != managerPath }.map { path in
+        let entries = snapshot.sorted { $0.key < $1.key }.filter { $0.key.hasPrefix(prefix) && $0.key != managerPath }.map { path, interfaces in
             DBusDictEntry(
                 .objectPath(path),
                 .dictionary(
                     keySignature: "s", valueSignature: "a{sv}",
-                    snapshot[path]!.values.sorted { $0.name < $1.name }.map {
+                    interfaces.values.sorted { $0.name < $1.name }.map {
                         DBusDictEntry(.string($0.name), .properties($0.properties))
                     }))
         }

@@ -50,18 +50,21 @@ public struct WakeWordClassifierTrainer: Sendable {
         var examples = Examples()
         var bare = model
         bare.classifier = nil
+        let confusables = Self.confusables(of: phrase)
+        let negatives = sentences.flatMap { Array(repeating: $0, count: sentenceRepeats) }
+            + confusables.flatMap { Array(repeating: $0, count: confusableRepeats) }
+        let utterances = positiveCount + negatives.count
         // Minutes on a loaded machine: a cancelled task (its owner stopping) ends it between utterances.
-        for _ in 0..<positiveCount {
+        for done in 0..<positiveCount {
             if Task.isCancelled { throw .cancelled }
+            WakePreparationProgress.step(done, of: utterances)
             let voice = randomVoice()
             guard let speech = try? EspeakSynthesizer.synthesize(phrase, voice: voice) else { continue }
             try collect(speech, phraseRange: true, model: bare, into: &examples, generator: &generator)
         }
-        let confusables = Self.confusables(of: phrase)
-        let negatives = sentences.flatMap { Array(repeating: $0, count: sentenceRepeats) }
-            + confusables.flatMap { Array(repeating: $0, count: confusableRepeats) }
-        for text in negatives {
+        for (index, text) in negatives.enumerated() {
             if Task.isCancelled { throw .cancelled }
+            WakePreparationProgress.step(positiveCount + index, of: utterances)
             guard let speech = try? EspeakSynthesizer.synthesize(text, voice: randomVoice()) else { continue }
             try collect(speech, phraseRange: false, model: bare, into: &examples, generator: &generator)
         }

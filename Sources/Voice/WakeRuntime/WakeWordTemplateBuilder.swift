@@ -88,8 +88,11 @@ public struct WakeWordTemplateBuilder: Sendable {
             return cached
         }
         var templates: [WakeWordTemplate] = []
-        for voice in voices {
+        // The templates take seconds, the classifier minutes: a tenth of the way, then the rest.
+        let templateShare = classifierTrainer == nil ? 1.0 : 0.1
+        for (index, voice) in voices.enumerated() {
             if Task.isCancelled { throw .cancelled }
+            WakePreparationProgress.step(index, of: Int((Double(voices.count) / templateShare).rounded()))
             let audio = try Self.utterance(phrase, voice: voice)
             do {
                 templates.append(try WakeWordTemplate.extract(from: audio, source: "espeak \(voice)"))
@@ -99,7 +102,9 @@ public struct WakeWordTemplateBuilder: Sendable {
         }
         var model = WakeWordModel(keyword: keyword, templates: templates)
         if let classifierTrainer {
-            model.classifier = try classifierTrainer.train(model, phrase: phrase)
+            model.classifier = try WakePreparationProgress.stage(templateShare...1) { () throws(WakeWordBuildError) in
+                try classifierTrainer.train(model, phrase: phrase)
+            }
             model.strictThreshold = WakeWordModel.classifierStrict
             model.lenientThreshold = WakeWordModel.classifierLenient
         }

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 public import Logging
 public import Prometheus
@@ -11,8 +12,7 @@ public actor EventBus {
     private let store: Store
     private let logger: Logger
     private let metrics: PrometheusCollectorRegistry
-    private var subscribers: [Int: AsyncStream<StoredEvent>.Continuation] = [:]
-    private var nextSubscriber = 0
+    private let subscribers = Followers<StoredEvent>(buffering: .bufferingNewest(4096))
     private var closed = false
 
     public init(store: Store, logger: Logger, metrics: PrometheusCollectorRegistry) {
@@ -38,34 +38,21 @@ public actor EventBus {
             descriptor: MetricNameDescriptor(namespace: "glasses_audiod", metricName: "events", unitName: "total", helpText: "Events published, by type"),
             labels: [("type", type)]
         ).increment()
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.yield(event)
         return event
     }
 
     /// Every event from now on, until ``close()``.
     public func subscribe() -> AsyncStream<StoredEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoredEvent.self, bufferingPolicy: .bufferingNewest(4096))
-        guard !closed else {
-            continuation.finish()
-            return stream
-        }
-        let key = nextSubscriber
-        nextSubscriber += 1
-        subscribers[key] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(key) }
-        }
-        return stream
+        guard !closed else { return AsyncStream { $0.finish() } }
+        return subscribers.follow()
     }
 
     public var subscriberCount: Int { subscribers.count }
 
-    private func unsubscribe(_ key: Int) { subscribers[key] = nil }
-
     /// Ends every subscription (shutdown).
     public func close() {
         closed = true
-        subscribers.values.forEach { $0.finish() }
-        subscribers = [:]
+        subscribers.finishAll()
     }
 }

@@ -356,6 +356,13 @@ components:
         timestamp: {type: string, format: date-time}
         backend: {type: string, enum: [simulated, pulse, alsa]}
         uptime: {type: number}
+        wake:
+          type: object
+          description: "The wake word in force: ready, training (a new phrase with no model ready trains for a few minutes; the daemon serves meanwhile and listens once it is ready) or waiting (not started, or failed: the log says why)"
+          properties:
+            phrase: {type: string}
+            state: {type: string, enum: [ready, training, waiting]}
+            progress: {type: number, description: "0...1 of the training, while training"}
     Settings:
       type: object
       properties:

@@ -4,7 +4,7 @@ import WakeRuntime
 
 /// A wake phrase is stored only once a model could be built for it: espeak-ng speaks it in
 /// every template voice and a template comes out of each (the phrase classifier, which takes
-/// far longer, is trained when the next route opens). A phrase that yields nothing usable is
+/// far longer, is trained after the change is stored: ``WakePreparationService``). A phrase that yields nothing usable is
 /// refused here, instead of stopping the assistant later. Phrases that built once are not
 /// built again.
 enum WakePhraseCheck {

@@ -18,13 +18,13 @@ import WyomingServer
 /// engine `WakeEngineChoice` picks for it then (`engines`, shared with the Wyoming wake-word
 /// service). The wake word's own echo canceller follows the engine of each route's pipeline
 /// (``VoiceStage/wakeEchoCanceller(under:)``): a head prepared, or a phrase changed, while the
-/// daemon runs takes effect from the next route.
+/// daemon runs takes effect from the next route. The wake word is prepared beside it, not here
+/// (``WakePreparationService``: a new phrase trains for minutes).
 enum DaemonAssistant {
     static func make(
         routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
         sockets: AssistantSocketHub, engines: WakeEngines, logger: Logger
     ) throws -> AssistantService {
-        let settings = state.settings
         let backend: any AssistantBackend
         switch configuration.assistantBackend {
         case .local: backend = try LocalAssistantBackend(identity: { state.identity })
@@ -32,9 +32,6 @@ enum DaemonAssistant {
         case .websocket: backend = WebSocketAssistantBackend(hub: sockets)
         }
         let folder = "commands"
-        // Ready before the first route opens.
-        let choice = try engines.engine(for: settings.wakeWord.keyword).choice
-        logger.info("\(choice.describe(phrase: settings.wakeWord.keyword))")
         let assembly = AssistantAssembly(
             backend: backend, history: CommandHistory(directory: (configuration.dataDirectory as NSString).appendingPathComponent(folder)),
             alsoKeep: { utterance, reply, kept in

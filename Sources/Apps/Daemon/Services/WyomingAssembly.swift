@@ -14,8 +14,8 @@ enum WyomingAssembly {
     static func bind(
         configuration: DaemonConfiguration, state: AssistantState, engines: WakeEngines, logger: Logger
     ) async throws -> (WyomingServer, AsyncStream<WyomingNotice>) {
-        // Loaded once per phrase: every client stream gets a fresh scorer over the same models.
-        _ = try engines.engine(for: state.wakeWord.phrase)
+        // Loaded once per phrase (by the wake word's preparation, ``WakePreparationService``, or the
+        // first stream): every client stream gets a fresh scorer over the same models.
         let engine = WakeWordEngine(
             currentWords: {
                 let phrase = state.wakeWord.phrase

@@ -13,9 +13,12 @@ import Synchronization
 struct Say: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Speak text through the glasses' speakers (or into a WAV file with --out).",
-        discussion: "Speech is made by the embedded espeak-ng and played while it is still being made.")
+        discussion: "Speech is made by the engine named (the embedded espeak-ng by default) and played while it is still being made.")
 
     @OptionGroup var backendOptions: BackendOptions
+
+    @Option(help: ArgumentHelp("The speech engine: \(SpeechEngines.known.keys.sorted().joined(separator: ", ")).", valueName: "name"))
+    var engine: String = "espeak"
 
     @Option(help: "The voice (an espeak-ng voice such as en-us, en-gb, de).")
     var voice: String = "en-us"
@@ -42,10 +45,13 @@ struct Say: AsyncParsableCommand {
 
     func validate() throws {
         guard !text.allSatisfy(\.isWhitespace) else { throw ValidationError("the text to say is empty") }
-        do { try settings.validate() } catch { throw ValidationError("\(error)") }
+        do {
+            try settings.validate()
+            _ = try SpeechEngines.engine(named: engine)
+        } catch { throw ValidationError("\(error)") }
     }
 
-    var settings: SpeechSettings { SpeechSettings(engine: "espeak", voice: voice, rate: rate, volume: volume, pitch: pitch) }
+    var settings: SpeechSettings { SpeechSettings(engine: engine, voice: voice, rate: rate, volume: volume, pitch: pitch) }
 
     struct Result: Encodable {
         var text: String

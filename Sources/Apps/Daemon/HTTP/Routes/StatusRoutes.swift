@@ -1,4 +1,5 @@
 import Assistant
+import AssistantAssembly
 import AssistantService
 import AudioBackend
 import BackendSelection
@@ -24,6 +25,15 @@ struct StatusRoutes {
         var timestamp: Date
         var backend: String
         var uptime: Double
+        var wake: Wake
+    }
+
+    /// The wake word in force and whether it is ready to be listened for: `ready`, `training`
+    /// (a new phrase: minutes; `progress` 0...1) or `waiting` (not started yet, or failed: the
+    /// log says why).
+    struct Wake: Encodable {
+        enum State: String, Encodable { case ready, training, waiting }
+        let phrase: String, state: State, progress: Double?
     }
 
     func add(to router: Router<DaemonRequestContext>) {
@@ -36,7 +46,16 @@ struct StatusRoutes {
                 Status(
                     mode: StatusMode.of(phase, policy: context.configuration.policy), assistant: phase.rawValue, personality: settings.personality, name: settings.name,
                     battery: connected.first?.battery, connected: !connected.isEmpty, timestamp: Date(),
-                    backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt)))
+                    backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt),
+                    wake: Self.wake(settings.wakeWord.keyword, context.wakeEngines.readiness(of: settings.wakeWord.keyword))))
+        }
+    }
+
+    static func wake(_ phrase: String, _ readiness: WakeEngines.Readiness) -> Wake {
+        switch readiness {
+        case .ready: Wake(phrase: phrase, state: .ready, progress: nil)
+        case .preparing(let progress): Wake(phrase: phrase, state: .training, progress: progress)
+        case .notPrepared: Wake(phrase: phrase, state: .waiting, progress: nil)
         }
     }
 }

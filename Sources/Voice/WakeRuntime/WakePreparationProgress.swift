@@ -1,0 +1,23 @@
+/// How far a wake model's preparation has come, for whoever waits for it (the daemon says
+/// "training the wake word for …" with it): bind ``report`` around the preparation and the
+/// template builder and the classifier trainer call it with the share done, 0...1, between
+/// utterances. Nothing is reported when it is not bound.
+public enum WakePreparationProgress {
+    @TaskLocal public static var report: (@Sendable (Double) -> Void)?
+
+    /// Reports `done` of `total` steps, when someone listens.
+    static func step(_ done: Int, of total: Int) {
+        guard let report, total > 0 else { return }
+        report(min(1, Double(done) / Double(total)))
+    }
+
+    /// Runs `body` with its reports mapped into `range` of the one bound now (a stage of a
+    /// longer preparation).
+    static func stage<T>(_ range: ClosedRange<Double>, _ body: () throws(WakeWordBuildError) -> T) throws(WakeWordBuildError) -> T {
+        guard let outer = report else { return try body() }
+        let result: Result<T, WakeWordBuildError> = $report.withValue({ outer(range.lowerBound + (range.upperBound - range.lowerBound) * $0) }) {
+            do throws(WakeWordBuildError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
