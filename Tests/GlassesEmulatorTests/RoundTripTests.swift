@@ -208,7 +208,7 @@ struct RoundTripTests {
         // "Half a second into the reply" counts from the reply's first sound at the speaker,
         // not from `replyStarted`: on a busy machine synthesis and the stream's start lag the
         // event, and a phrase said then lands before the reply is heard (no talk-over at all).
-        let events = try await RoundTripRig.run(assistant) { event in
+        let events = await RoundTripRig.run(assistant) { event in
             guard event.type == .replyStarted, interruption == nil else { return }
             interruption = Task {
                 while !Self.hasSound(rig.emulator.audio.voiceSpeaker()) { try await Task.sleep(for: .milliseconds(10)) }
