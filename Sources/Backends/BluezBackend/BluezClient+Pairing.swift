@@ -49,8 +49,7 @@ extension BluezClient {
 
         if (try? device(named: text)) == nil {
             try await bluez(adapter.path, BluezName.adapter, "StartDiscovery")
-            let deadline = clock.now + discoveryTimeout
-            while (try? device(named: text)) == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(250)) }
+            try await awaitModel(timeout: discoveryTimeout) { _ in (try? self.device(named: text)) != nil }
             _ = try? await connection.call(BluezName.service, adapter.path, BluezName.adapter, "StopDiscovery")
         }
         guard let found = try? device(named: text) else {
@@ -71,9 +70,9 @@ extension BluezClient {
         }
         try await setProperty(found.path, BluezName.device, "Trusted", .boolean(true))
         // Wait for BlueZ's PropertiesChanged to reach the model.
-        let settle = clock.now + .seconds(5)
-        while !(model.device(id)?.paired ?? false) || !(model.device(id)?.trusted ?? false), clock.now < settle {
-            try await Task.sleep(for: .milliseconds(100))
+        try await awaitModel(timeout: .seconds(5)) { model in
+            guard let device = model.device(id) else { return false }
+            return device.paired && device.trusted
         }
         let seconds = { (instant: ContinuousClock.Instant) in
             let duration = instant - start

@@ -1,3 +1,4 @@
+import AudioCore
 public import BluezModel
 import BluetoothIDs
 public import DBusKit
@@ -70,6 +71,23 @@ public final class BluezClient: Sendable {
 
     /// Changes from now on, until the stream is dropped or the client shuts down.
     public func events() -> AsyncStream<BluezEvent> { hub.subscribe() }
+
+    /// Waits until BlueZ's objects are as `done` says: true once they are, false when
+    /// `timeout` passed or the client shut down first. Looks now, then again after each event
+    /// (subscribed before the first look, so none is missed); throws only on cancellation.
+    @discardableResult
+    func awaitModel(timeout: Duration, until done: @escaping @Sendable (BluezObjectModel) -> Bool) async throws -> Bool {
+        let events = events()
+        if done(model) { return true }
+        let reached = try await withTimeout(timeout) { [weak self] in
+            for await _ in events {
+                guard let self else { return false }
+                if done(self.model) { return true }
+            }
+            return false
+        }
+        return reached ?? false
+    }
 
     // MARK: managing devices
 

@@ -63,16 +63,9 @@ extension BluezClient {
         return BluezLinkResult(device: self.model.device(id) ?? device, changed: changed)
     }
 
-    /// Returns once the model shows the device as `done` says (or `timeout` passed); looks
-    /// now, then again after each event (subscribed before the first look, so none is missed).
+    /// Returns once the model shows the device as `done` says (or `timeout` passed).
     private func awaitDevice(_ id: DeviceIdentifier, timeout: Duration, until done: @escaping @Sendable (BluezDevice) -> Bool) async {
-        let events = events()
-        if let device = model.device(id), done(device) { return }
-        _ = try? await withTimeout(timeout) { [weak self] in
-            for await _ in events {
-                if let device = self?.model.device(id), done(device) { return }
-            }
-        }
+        _ = try? await awaitModel(timeout: timeout) { model in model.device(id).map(done) ?? false }
     }
 
     /// The UUID `ConnectProfile` takes for a profile on this device.
