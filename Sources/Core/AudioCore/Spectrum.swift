@@ -1,5 +1,6 @@
 import Foundation
 internal import CFFTW
+import Synchronization
 
 /// Magnitude spectra through FFTW (single precision, real input).
 public final class Spectrum {
@@ -9,7 +10,7 @@ public final class Spectrum {
     private let plan: fftwf_plan
 
     /// FFTW's planner is not thread-safe; only plan creation and destruction take this lock.
-    private static let plannerLock = NSLock()
+    private static let planner = Mutex(())
 
     public init(size: Int) {
         precondition(size > 1)
@@ -18,15 +19,14 @@ public final class Spectrum {
         let output = fftwf_alloc_complex(size / 2 + 1)!
         self.input = input
         self.output = output
-        Self.plannerLock.lock()
-        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, CFFTW_ESTIMATE)!
-        Self.plannerLock.unlock()
+        // The plan is made under the planner's lock and used only by this instance.
+        nonisolated(unsafe) var made: fftwf_plan?
+        Self.planner.withLock { _ in made = fftwf_plan_dft_r2c_1d(Int32(size), input, output, CFFTW_ESTIMATE) }
+        plan = made!
     }
 
     deinit {
-        Self.plannerLock.lock()
-        fftwf_destroy_plan(plan)
-        Self.plannerLock.unlock()
+        Self.planner.withLock { _ in fftwf_destroy_plan(plan) }
         fftwf_free(input)
         fftwf_free(output)
     }

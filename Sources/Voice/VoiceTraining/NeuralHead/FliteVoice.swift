@@ -1,6 +1,7 @@
 import Foundation
 import AudioCore
 import CFlite
+import Synchronization
 import Voice
 
 /// One of flite's built-in voices (libflite, Debian's `flite1-dev`): voices unlike espeak-ng's
@@ -31,7 +32,7 @@ struct FliteVoice: Sendable, Hashable, CustomStringConvertible {
 /// voice for every utterance (about 30 ms each, most of a training's synthesis time). libflite is
 /// not thread-safe, and a voice's settings are state: one lock around every synthesis (and
 /// nothing else in the process may call rand() meanwhile: the trainer synthesises on one thread).
-private final class FliteLibrary: @unchecked Sendable {
+private final class FliteLibrary: Sendable {
     static let shared = FliteLibrary()
 
     private struct LoadedVoice {
@@ -40,16 +41,16 @@ private final class FliteLibrary: @unchecked Sendable {
         var ownMeanPitch: Float?
     }
 
-    private let lock = NSLock()
-    private var voices: [String: LoadedVoice] = [:]
+    /// The voices registered so far, by name; holding it is holding libflite.
+    private let voices = Mutex<[String: LoadedVoice]>([:])
 
     private init() {
         flite_init()
     }
 
     func synthesize(_ text: String, voice: FliteVoice) -> AudioBuffer? {
-        lock.withLock {
-            guard let loaded = load(voice.name), let features = loaded.voice.pointee.features else { return nil }
+        voices.withLock { voices in
+            guard let loaded = Self.load(voice.name, into: &voices), let features = loaded.voice.pointee.features else { return nil }
             feat_set_float(features, "duration_stretch", voice.durationStretch)
             if let meanPitch = voice.meanPitch {
                 feat_set_float(features, "int_f0_target_mean", Float(meanPitch))
@@ -78,7 +79,7 @@ private final class FliteLibrary: @unchecked Sendable {
         }
     }
 
-    private func load(_ name: String) -> LoadedVoice? {
+    private static func load(_ name: String, into voices: inout [String: LoadedVoice]) -> LoadedVoice? {
         if let loaded = voices[name] { return loaded }
         let register: ((UnsafePointer<CChar>?) -> UnsafeMutablePointer<cst_voice>?)? = switch name {
         case "kal": register_cmu_us_kal
