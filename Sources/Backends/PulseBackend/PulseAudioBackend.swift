@@ -224,7 +224,17 @@ public final class PulseAudioBackend: AudioDeviceBackend {
 }
 
 /// A weak reference a task can hold without keeping its owner alive.
-final class WeakBox<Value: AnyObject>: @unchecked Sendable {
+final class WeakBox<Value: AnyObject & Sendable>: Sendable {
+    private let reference = Mutex(WeakReference<Value>())
+
+    var value: Value? {
+        get { reference.withLock { $0.value } }
+        set { reference.withLock { $0.value = newValue } }
+    }
+}
+
+/// What ``WeakBox`` keeps behind its lock.
+struct WeakReference<Value: AnyObject> {
     weak var value: Value?
 }
 

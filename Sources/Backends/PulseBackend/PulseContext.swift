@@ -1,5 +1,6 @@
 internal import CPulse
 import Foundation
+import Synchronization
 
 /// A sink or source as libpulse describes it, copied out of the callback.
 struct PulseEndpointInfo: Sendable {
@@ -97,7 +98,7 @@ final class PulseContext: @unchecked Sendable {
 
     private func connect(_ waiter: OneShot<Void>) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            waiter.continuation = continuation
+            waiter.hold(continuation)
             locked {
                 pa_context_set_state_callback(context, { context, userdata in
                     let waiter = Unmanaged<OneShot<Void>>.fromOpaque(userdata!).takeUnretainedValue()
@@ -323,13 +324,17 @@ final class Collector<Item>: @unchecked Sendable {
 }
 
 /// A continuation that may be resumed from several callback paths but only takes the first.
-final class OneShot<Value: Sendable>: @unchecked Sendable {
-    var continuation: CheckedContinuation<Value, any Error>?
+final class OneShot<Value: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+
+    /// The continuation to resume; given before the request that resumes it is made.
+    func hold(_ waiting: CheckedContinuation<Value, any Error>) {
+        continuation.withLock { $0 = waiting }
+    }
 
     func resume(with result: sending Result<Value, any Error>) {
-        guard let continuation else { return }
-        self.continuation = nil
-        continuation.resume(with: result)
+        guard let waiting = continuation.withLock({ $0.take() }) else { return }
+        waiting.resume(with: result)
     }
 }
 

@@ -101,7 +101,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
         try await wait { self.queue.count == self.queueStart }
         let done = OneShot<Void>()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            done.continuation = continuation
+            done.hold(continuation)
             context.locked {
                 if let failure { return done.resume(with: .failure(failure)) }
                 let box = Unmanaged.passRetained(done).toOpaque()
