@@ -196,3 +196,64 @@ enum DBusWire {
         return String(cString: raw)
     }
 }
+
+/// libdbus's message calls as ``DBusMessage`` uses them: new messages (owned by the caller),
+/// references, and header fields as Swift values.
+enum DBusMessageBindings {
+    /// A header field read as a string.
+    enum Field { case path, interface, member, sender, destination, errorName, signature }
+
+    static func methodCall(destination: String?, path: String, interface: String?, member: String) throws(DBusError) -> OpaquePointer {
+        try requireValid(path)
+        guard let raw = dbus_message_new_method_call(destination, path, interface, member) else { throw DBusError.noMemory }
+        return raw
+    }
+
+    static func signal(path: String, interface: String, member: String) throws(DBusError) -> OpaquePointer {
+        try requireValid(path)
+        guard let raw = dbus_message_new_signal(path, interface, member) else { throw DBusError.noMemory }
+        return raw
+    }
+
+    static func methodReturn(to call: OpaquePointer) throws(DBusError) -> OpaquePointer {
+        guard let raw = dbus_message_new_method_return(call) else { throw DBusError.noMemory }
+        return raw
+    }
+
+    static func error(to call: OpaquePointer, name: String, message: String) -> OpaquePointer? {
+        dbus_message_new_error(call, name, message)
+    }
+
+    static func retain(_ raw: OpaquePointer) { dbus_message_ref(raw) }
+    static func release(_ raw: OpaquePointer) { dbus_message_unref(raw) }
+
+    static func kind(_ raw: OpaquePointer) -> DBusMessage.Kind {
+        switch dbus_message_get_type(raw) {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
+        case DBUS_MESSAGE_TYPE_ERROR: .error
+        case DBUS_MESSAGE_TYPE_SIGNAL: .signal
+        default: .other
+        }
+    }
+
+    static func string(_ field: Field, of raw: OpaquePointer) -> String? {
+        let value: UnsafePointer<CChar>? = switch field {
+        case .path: dbus_message_get_path(raw)
+        case .interface: dbus_message_get_interface(raw)
+        case .member: dbus_message_get_member(raw)
+        case .sender: dbus_message_get_sender(raw)
+        case .destination: dbus_message_get_destination(raw)
+        case .errorName: dbus_message_get_error_name(raw)
+        case .signature: dbus_message_get_signature(raw)
+        }
+        return value.map { String(cString: $0) }
+    }
+
+    static func serial(_ raw: OpaquePointer) -> UInt32 { dbus_message_get_serial(raw) }
+    static func replySerial(_ raw: OpaquePointer) -> UInt32 { dbus_message_get_reply_serial(raw) }
+
+    private static func requireValid(_ path: String) throws(DBusError) {
+        guard dbus_validate_path(path, nil) != 0 else { throw DBusError.invalidArgs("\"\(path)\" is not a valid object path") }
+    }
+}
