@@ -207,7 +207,7 @@ public final class LocalAssistantBackend: AssistantBackend {
         let everyday = decoder.hypothesis(pcm, in: .narrowbandEveryday)
         let check = NarrowbandCheck(forcedPerFrame: forced.scorePerFrame, everydayPerFrame: everyday?.scorePerFrame,
                                     openDecode: OpenDecodeCheck(openDecode: open, phrases: Self.phrases))
-        let stands = check.accepts(forced.text, sameCommand: Self.sameCommand)
+        let stands = check.accepts(forced.text, effectful: Self.effectful.contains(forced.text), sameCommand: Self.sameCommand)
         return Decision(heard: stands ? forced.text : open, command: stands ? forced.text : nil, candidate: forced.text, openDecode: open,
                         narrowband: true, margin: check.margin)
     }
