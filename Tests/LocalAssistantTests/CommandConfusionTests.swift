@@ -85,8 +85,8 @@ struct CommandConfusionTests {
     func effectfulCommandsNeedMore() {
         let phrases = ["what time is it", "cancel", "stop"]
         let same: (String, String) -> Bool = { $0 == $1 }
-        // "how old is the moon" in a flite voice over 8 kHz: the forced choice said "cancel" at a
-        // margin of 2.6, the open decode heard "call".
+        // "how old is the moon" in a flite voice over 8 kHz: the forced choice said "cancel" above
+        // the least margin, the open decode heard "call".
         let request = NarrowbandCheck(forcedPerFrame: -20, everydayPerFrame: -24.6, openDecode: OpenDecodeCheck(openDecode: "call", phrases: phrases))
         #expect(request.accepts("cancel", minimumMargin: -2.2, sameCommand: same))
         #expect(!request.accepts("cancel", minimumMargin: -2.2, effectful: true, sameCommand: same))
