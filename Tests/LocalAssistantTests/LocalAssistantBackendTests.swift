@@ -54,6 +54,16 @@ struct LocalAssistantBackendTests {
         #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
     }
 
+    @Test("at 16 kHz a request the grammar lacks is not taken for a command with an effect when only the commands-alone decode named it (\"take a picture\" was taken for \"stop\": the mixed decode heard \"door\")")
+    func widebandEffectfulNeedsMixedDecode() async throws {
+        let b = try backend()
+        let capture = try utterance("take a picture")
+        let decision = try b.decide(capture)
+        #expect(decision.command == nil, "\(decision)")
+        let reply = try await b.respond(to: capture)
+        #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
+    }
+
     /// A command as an 8 kHz voice link (CVSD) carries it, captured from `offset` samples on
     /// (where the endpointer cut it differs by a few ms from run to run) with `tail` of a quiet
     /// room after it.
