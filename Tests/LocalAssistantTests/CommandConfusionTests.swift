@@ -80,4 +80,30 @@ struct CommandConfusionTests {
         let noEveryday = NarrowbandCheck(forcedPerFrame: -20, everydayPerFrame: nil, openDecode: OpenDecodeCheck(openDecode: "open", phrases: phrases))
         #expect(noEveryday.margin == -2)
     }
+
+    @Test("a command with an effect stands only when the open decode heard it itself; other commands on the margin as before")
+    func effectfulCommandsNeedMore() {
+        let phrases = ["what time is it", "cancel", "stop"]
+        let same: (String, String) -> Bool = { $0 == $1 }
+        // "how old is the moon" in a flite voice over 8 kHz: the forced choice said "cancel" above
+        // the least margin, the open decode heard "call".
+        let request = NarrowbandCheck(forcedPerFrame: -20, everydayPerFrame: -24.6, openDecode: OpenDecodeCheck(openDecode: "call", phrases: phrases))
+        #expect(request.accepts("cancel", minimumMargin: -2.2, sameCommand: same))
+        #expect(!request.accepts("cancel", minimumMargin: -2.2, effectful: true, sameCommand: same))
+        #expect(request.accepts("what time is it", minimumMargin: -2.2, effectful: false, sameCommand: same))
+        let heard = NarrowbandCheck(forcedPerFrame: -20, everydayPerFrame: -23, openDecode: OpenDecodeCheck(openDecode: "coffee cancel", phrases: phrases))
+        #expect(heard.accepts("cancel", minimumMargin: -2.2, effectful: true, sameCommand: same))
+        #expect(!heard.accepts("cancel", minimumMargin: 2, effectful: true, sameCommand: same))
+
+        let confusion = CommandConfusion(trials: [
+            .init(expected: nil, decision: Self.narrowband("cancel", open: "call", margin: 2.6), link: 8000),
+            .init(expected: "stop", decision: Self.narrowband("stop", open: "stop", margin: 1), link: 8000),
+            .init(expected: "stop", decision: Self.narrowband("stop", open: "coffee", margin: 1), link: 8000),
+            .init(expected: "what time is it", decision: Self.narrowband("what time is it", open: "coffee", margin: 1), link: 8000),
+        ])
+        let marginOnly = confusion.counts(link: 8000, rule: .margin(-2.2))
+        #expect(marginOnly.understood == 3 && marginOnly.outEffectful == 1)
+        let shipped = confusion.counts(link: 8000, rule: .margin(-2.2, effectfulHeard: true))
+        #expect(shipped.understood == 2 && shipped.inGrammarRejected == 1 && shipped.outEffectful == 0 && shipped.outRejected == 1)
+    }
 }

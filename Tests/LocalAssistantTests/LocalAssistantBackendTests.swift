@@ -54,6 +54,16 @@ struct LocalAssistantBackendTests {
         #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
     }
 
+    @Test("at 16 kHz a request the grammar lacks is not taken for a command with an effect when only the commands-alone decode named it (\"take a picture\" was taken for \"stop\": the mixed decode heard \"door\")")
+    func widebandEffectfulNeedsMixedDecode() async throws {
+        let b = try backend()
+        let capture = try utterance("take a picture")
+        let decision = try b.decide(capture)
+        #expect(decision.command == nil, "\(decision)")
+        let reply = try await b.respond(to: capture)
+        #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
+    }
+
     /// A command as an 8 kHz voice link (CVSD) carries it, captured from `offset` samples on
     /// (where the endpointer cut it differs by a few ms from run to run) with `tail` of a quiet
     /// room after it.
@@ -121,7 +131,7 @@ struct LocalAssistantBackendTests {
                                "what is my battery", "how much battery is left", "what is the battery", "what is your name", "who are you",
                                "stop", "cancel", "never mind"]
 
-    @Test("over an 8 kHz link the grammar's phrasings are understood: 12 of the 13 in the default voice (the open decode's count of other words alone, on the model as shipped, refused 7, among them \"never mind\" and \"what is the date today\")")
+    @Test("over an 8 kHz link the grammar's phrasings are understood: 11 or more of the 13 in the default voice (the open decode's count of other words alone, on the model as shipped, refused 7, among them \"what is the date today\")")
     func narrowbandPhrasingsUnderstood() throws {
         let b = try backend()
         var understood: [String] = []
@@ -131,9 +141,68 @@ struct LocalAssistantBackendTests {
             guard let command = decision.command else { continue }
             if LocalAssistantBackend.sameCommand(command, phrase) { understood.append(phrase) } else { other.append("\(phrase) -> \(command)") }
         }
+        // "never mind" has an effect: it stands only when the open decode hears it too, which it
+        // does not here (answered "I didn't catch that"; the margin alone understood it).
         #expect(understood.count >= 11, "understood only \(understood)")
-        #expect(understood.contains("never mind") && understood.contains("what is the date today"), "understood \(understood)")
+        #expect(understood.contains("what is the date today"), "understood \(understood)")
         #expect(other.isEmpty, "taken for another: \(other)")
+    }
+
+    /// `phrase` said by flite's `voice` (the `flite` program) as an 8 kHz link carries it, in seeded
+    /// noise `snr` dB below the speech (white noise with a low-passed part, falling towards pink),
+    /// with a little of it before and after.
+    func fliteNarrowband(_ phrase: String, voice: String, snr: Float, seed: UInt32) throws -> Utterance {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("flite-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let flite = Process()
+        flite.executableURL = URL(fileURLWithPath: "/usr/bin/flite")
+        flite.arguments = ["-voice", voice, "-t", phrase, "-o", file]
+        try flite.run()
+        flite.waitUntilExit()
+        let speech = try Resampler.resample(try AudioFileReader.read(file), to: 16000)
+        let samples = [Float](repeating: 0, count: 3200) + speech.samples + [Float](repeating: 0, count: 4800)
+        var state = seed &* 2_654_435_761 | 1
+        var low: Float = 0
+        let noise = samples.map { _ -> Float in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let white = Float(Int32(bitPattern: state)) / Float(Int32.max)
+            low = 0.9 * low + 0.1 * white
+            return 0.5 * white + 2 * low
+        }
+        func power(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { $0 + $1 * $1 } / Float(max(x.count, 1)) }
+        let gain = (power(samples[3200..<(samples.count - 4800)]) / max(power(noise[...]), 1e-12) / pow(10, snr / 10)).squareRoot()
+        let mixed = AudioBuffer(format: speech.format, samples: zip(samples, noise).map { 0.5 * ($0 + gain * $1) })
+        let link = try Resampler.resample(try Resampler.resample(mixed, to: 8000), to: 16000)
+        return Utterance(audio: link, wakeWord: "hey glasses", linkRate: 8000)
+    }
+
+    @Test("over an 8 kHz link in noise, flite's voices' requests never get a command with an effect (the margin alone took \"how old is the moon\" for \"cancel\" in two of three voices); most commands understood")
+    func narrowbandFliteVoicesInNoise() throws {
+        let b = try backend()
+        var understood = 0, heardAs: [String] = [], notCaught: [String] = [], refused = 0, answered: [String] = []
+        let requests = ["turn on the kitchen lights please", "what is the weather like", "send a photo to my sister", "how old is the moon"]
+        for (index, voice) in ["kal16", "slt", "awb"].enumerated() {
+            for phrase in Self.allPhrasings {
+                let decision = try b.decide(try fliteNarrowband(phrase, voice: voice, snr: 10, seed: UInt32(index * 100 + phrase.count)))
+                if let command = decision.command, LocalAssistantBackend.sameCommand(command, phrase) { understood += 1 }
+                else if let command = decision.command { heardAs.append("\(phrase) -> \(command) (\(voice))") }
+                else { notCaught.append("\(phrase) (\(voice), margin \(decision.margin ?? .nan), open decode '\(decision.openDecode ?? "")')") }
+            }
+            for phrase in requests {
+                let decision = try b.decide(try fliteNarrowband(phrase, voice: voice, snr: 10, seed: UInt32(index * 100 + phrase.count)))
+                if let command = decision.command {
+                    answered.append("\(phrase) -> \(command) (\(voice), margin \(decision.margin ?? .nan), open decode '\(decision.openDecode ?? "")')")
+                    #expect(!LocalAssistantBackend.effectful.contains(command), "\(phrase) -> \(command) (\(voice), margin \(decision.margin ?? .nan), open decode '\(decision.openDecode ?? "")')")
+                } else {
+                    refused += 1
+                }
+            }
+        }
+        // Measured: 29 of 39 understood (33 before "stop", "cancel" and "never mind" needed the open
+        // decode to hear them), none taken for another, 11 of 12 requests refused (9 before).
+        #expect(understood >= 26, "understood \(understood) of 39; not caught: \(notCaught)")
+        #expect(heardAs.count <= 2, "taken for another: \(heardAs)")
+        #expect(refused >= 10, "answered: \(answered)")
     }
 
     @Test("over an 8 kHz link the same capture decodes the same, margin and all, whatever was decoded before it")

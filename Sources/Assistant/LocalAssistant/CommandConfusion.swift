@@ -23,21 +23,26 @@ public struct CommandConfusion: Sendable {
             case .unchecked: return candidate
             case .otherWords(let limit):
                 return LocalAssistantBackend.check(candidate: candidate, openDecode: open, otherWordLimit: limit) ? candidate : nil
-            case .margin(let least):
+            case .margin(let least, let effectfulHeard):
                 let read = OpenDecodeCheck(openDecode: open, phrases: LocalAssistantBackend.phrases)
                 let sameCommands = read.commands.allSatisfy { LocalAssistantBackend.sameCommand($0, candidate) }
-                return sameCommands && (decision.margin ?? -.infinity) >= least ? candidate : nil
+                let effectfulStands = !effectfulHeard || !LocalAssistantBackend.effectful.contains(candidate) || !read.commands.isEmpty
+                return sameCommands && (decision.margin ?? -.infinity) >= least && effectfulStands ? candidate : nil
             }
         }
     }
 
     /// How a narrowband forced choice is taken again: as it came, unchecked; by the open decode's
     /// count of other words alone (fewer than the limit); or by ``NarrowbandCheck``'s margin (at
-    /// least this much, the open decode naming no other command).
+    /// least this much, the open decode naming no other command; with `effectfulHeard`, a command
+    /// with an effect stands only when the open decode heard it itself, as the shipped check does).
     public enum NarrowbandRule: Sendable, Equatable {
         case unchecked
         case otherWords(Int)
-        case margin(Double)
+        case margin(Double, effectfulHeard: Bool)
+
+        /// The margin alone, with no more asked of commands with an effect.
+        public static func margin(_ least: Double) -> Self { .margin(least, effectfulHeard: false) }
     }
 
     /// The counts of one link at one limit.
@@ -57,8 +62,8 @@ public struct CommandConfusion: Sendable {
     public static let effectful = LocalAssistantBackend.effectful
 
     /// The counts of one link, its narrowband decisions taken again by `rule` (the shipped
-    /// margin by default).
-    public func counts(link: Int, rule: NarrowbandRule = .margin(NarrowbandCheck.minimumMargin)) -> Counts {
+    /// check by default).
+    public func counts(link: Int, rule: NarrowbandRule = .margin(NarrowbandCheck.minimumMargin, effectfulHeard: true)) -> Counts {
         var counts = Counts()
         for trial in trials where trial.link == link {
             let decided = trial.decided(by: rule)

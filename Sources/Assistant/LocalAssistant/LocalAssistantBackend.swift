@@ -179,15 +179,19 @@ public final class LocalAssistantBackend: AssistantBackend {
         if narrowband { return try decideNarrowband(pcm) }
         // Wideband: against commands or a run of everyday words (a run of two or more other
         // words means something else was said); then against the commands alone at the default
-        // beams, whose pruning rejects other speech the first decode let through.
+        // beams, whose pruning rejects other speech the first decode let through. A command with
+        // an effect stands only when the mixed decode heard it itself: the commands alone name
+        // one for speech they lack ("wake me up at seven" was taken for "stop").
         var heard: String?
-        if let mixed = recognizer.recognize(pcm, in: .commandsOrOther) {
+        let mixed = recognizer.recognize(pcm, in: .commandsOrOther)
+        if let mixed {
             if Self.command(mixed) != nil { heard = mixed }
             else if mixed.split(separator: " ").count >= Self.widebandOtherWordLimit { return Decision(heard: mixed, command: nil, narrowband: false) }
         }
         guard let forced = recognizer.recognize(pcm, in: .commands), Self.command(heard ?? forced) != nil else {
             return Decision(heard: heard ?? "", command: nil, narrowband: false)
         }
+        if heard == nil && Self.effectful.contains(forced) { return Decision(heard: mixed ?? "", command: nil, narrowband: false) }
         let phrase = heard ?? forced
         return Decision(heard: phrase, command: phrase, narrowband: false)
     }
@@ -207,7 +211,7 @@ public final class LocalAssistantBackend: AssistantBackend {
         let everyday = decoder.hypothesis(pcm, in: .narrowbandEveryday)
         let check = NarrowbandCheck(forcedPerFrame: forced.scorePerFrame, everydayPerFrame: everyday?.scorePerFrame,
                                     openDecode: OpenDecodeCheck(openDecode: open, phrases: Self.phrases))
-        let stands = check.accepts(forced.text, sameCommand: Self.sameCommand)
+        let stands = check.accepts(forced.text, effectful: Self.effectful.contains(forced.text), sameCommand: Self.sameCommand)
         return Decision(heard: stands ? forced.text : open, command: stands ? forced.text : nil, candidate: forced.text, openDecode: open,
                         narrowband: true, margin: check.margin)
     }

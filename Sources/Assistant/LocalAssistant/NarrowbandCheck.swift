@@ -35,8 +35,14 @@ public struct NarrowbandCheck: Sendable, Equatable {
     }
 
     /// The forced choice `candidate` stands: the open decode names no other command, and the
-    /// margin is at least `minimumMargin`.
-    public func accepts(_ candidate: String, minimumMargin: Double = Self.minimumMargin, sameCommand: (String, String) -> Bool) -> Bool {
-        openDecode.commands.allSatisfy { sameCommand($0, candidate) } && margin >= minimumMargin
+    /// margin is at least `minimumMargin`. A command with an effect (`effectful`: "stop",
+    /// "cancel", "never mind" end the round trip without a word, so a request taken for one fails
+    /// silently) also needs the open decode to have heard it itself: over 8 kHz, a request in
+    /// flite's voices was taken for "cancel" above the least margin, where commands stand, with
+    /// the open decode hearing other words (docs/voice.md, "Commands").
+    public func accepts(_ candidate: String, minimumMargin: Double = Self.minimumMargin, effectful: Bool = false,
+                        sameCommand: (String, String) -> Bool) -> Bool {
+        guard openDecode.commands.allSatisfy({ sameCommand($0, candidate) }), margin >= minimumMargin else { return false }
+        return !effectful || !openDecode.commands.isEmpty
     }
 }

@@ -54,14 +54,14 @@ extension VoiceEval {
         print("link   narrowband check  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
         for link in confusion.links {
             let rules: [CommandConfusion.NarrowbandRule] = link < 16000
-                ? [.unchecked, .otherWords(3)] + [-8, -6, -4, shipped, -1, 0, 2, 4].map { .margin($0) } : [.unchecked]
+                ? [.unchecked, .otherWords(3)] + [-8, -6, -4, shipped, -1, 0, 2, 4].map { .margin($0) } + [.margin(shipped, effectfulHeard: true)] : [.unchecked]
             for rule in rules {
                 let c = confusion.counts(link: link, rule: rule)
-                let mark = link >= 16000 || rule == .margin(shipped) ? " (shipped)" : ""
+                let mark = link >= 16000 || rule == .margin(shipped, effectfulHeard: true) ? " (shipped)" : ""
                 let label = switch rule {
                 case .unchecked: link < 16000 ? "unchecked" : "as decided"
                 case .otherWords(let limit): "other words < \(limit)"
-                case .margin(let least): String(format: "margin >= %.1f", least)
+                case .margin(let least, let heard): String(format: "margin >= %.1f", least) + (heard ? ", effectful heard" : "")
                 }
                 let inGrammar = String(format: "%5d/%-3d %5.1f %%  %13d  %10d", c.understood, c.inGrammar, c.understoodShare * 100, c.otherCommand, c.inGrammarRejected)
                 let outside = String(format: "%7d/%-3d %5.1f %%  %9d  %9d", c.outRejected, c.outOfGrammar, c.rejectedShare * 100, c.outAnswered, c.outEffectful)
