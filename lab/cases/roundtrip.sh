@@ -37,7 +37,8 @@ cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
 cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
-grep '"type":"transcript"' /tmp/lab-listen.json | grep -qi "time" || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
+# The text field, not the line: every event line has a "time" key.
+grep '"type":"transcript"' /tmp/lab-listen.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
 grep -q '"type":"replyFinished"' /tmp/lab-listen.json || die "the reply did not finish"
 read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-reply.wav)
 echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level} (answer: ${answer#ok })"
