@@ -54,14 +54,33 @@ struct LocalAssistantBackendTests {
         #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
     }
 
-    @Test("at 16 kHz a request the grammar lacks is not taken for a command with an effect when only the commands-alone decode named it (\"take a picture\" was taken for \"stop\": the mixed decode heard \"door\")")
-    func widebandEffectfulNeedsMixedDecode() async throws {
+    static let requestsOutsideGrammar = [
+        "wake me up at seven", "answer the call", "turn on the kitchen lights please", "play some music by the beatles", "how old is the moon",
+        "order a pizza for dinner", "send a photo to my sister", "open the garage door",
+        "start the timer", "call my mother", "text my brother", "set an alarm", "skip this song",
+        "pause the video", "turn it off", "hang up", "go to sleep", "lock the door", "take a picture", "record a video",
+        "read my messages", "what is the weather tomorrow", "set a timer for ten minutes", "navigate home", "turn up the volume",
+        "turn down the volume", "mute the microphone", "shut down", "close the app", "next track", "previous song",
+        "show me the map", "find a restaurant", "remind me to buy milk", "who won the game", "tell me a joke", "how far is paris",
+    ]
+
+    @Test("at 16 kHz requests the grammar lacks, decoded one after another, are never taken for a command with an effect (the commands-alone decode named \"stop\" for \"take a picture\", the mixed decode having heard \"door\"); few are taken for any command")
+    func widebandOutsideGrammarNeverEffectful() async throws {
         let b = try backend()
-        let capture = try utterance("take a picture")
-        let decision = try b.decide(capture)
-        #expect(decision.command == nil, "\(decision)")
-        let reply = try await b.respond(to: capture)
-        #expect(reply.answer == "I didn't catch that.", "heard \(reply.heard)")
+        var answered: [String] = []
+        let voices = ["kal16", "slt", "awb"]
+        for (index, voice) in voices.enumerated() {
+            for phrase in Self.requestsOutsideGrammar {
+                let capture = try fliteNarrowband(phrase, voice: voice, snr: 10, seed: UInt32(index * 100 + phrase.count), linkRate: 16000)
+                let decision = try b.decide(capture)
+                guard let command = decision.command else { continue }
+                answered.append("\(voice): \(phrase) -> \(command)")
+                #expect(!LocalAssistantBackend.effectful.contains(command), "\(voice): \(phrase) -> \(command) (heard: \(decision.heard))")
+            }
+        }
+        // Measured: 2 of 111 taken for a command without an effect ("go to sleep" -> "who are you",
+        // "who won the game" -> "what day is it"); before, also "hang up" -> "cancel" (awb).
+        #expect(answered.count <= 5, "of \(voices.count * Self.requestsOutsideGrammar.count) answered: \(answered)")
     }
 
     /// A command as an 8 kHz voice link (CVSD) carries it, captured from `offset` samples on
@@ -148,10 +167,10 @@ struct LocalAssistantBackendTests {
         #expect(other.isEmpty, "taken for another: \(other)")
     }
 
-    /// `phrase` said by flite's `voice` (the `flite` program) as an 8 kHz link carries it, in seeded
+    /// `phrase` said by flite's `voice` (the `flite` program) as a link at `linkRate` carries it, in seeded
     /// noise `snr` dB below the speech (white noise with a low-passed part, falling towards pink),
     /// with a little of it before and after.
-    func fliteNarrowband(_ phrase: String, voice: String, snr: Float, seed: UInt32) throws -> Utterance {
+    func fliteNarrowband(_ phrase: String, voice: String, snr: Float, seed: UInt32, linkRate: Int = 8000) throws -> Utterance {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("flite-\(UUID().uuidString).wav").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let flite = Process()
@@ -172,8 +191,8 @@ struct LocalAssistantBackendTests {
         func power(_ x: ArraySlice<Float>) -> Float { x.reduce(0) { $0 + $1 * $1 } / Float(max(x.count, 1)) }
         let gain = (power(samples[3200..<(samples.count - 4800)]) / max(power(noise[...]), 1e-12) / pow(10, snr / 10)).squareRoot()
         let mixed = AudioBuffer(format: speech.format, samples: zip(samples, noise).map { 0.5 * ($0 + gain * $1) })
-        let link = try Resampler.resample(try Resampler.resample(mixed, to: 8000), to: 16000)
-        return Utterance(audio: link, wakeWord: "hey glasses", linkRate: 8000)
+        let link = linkRate < 16000 ? try Resampler.resample(try Resampler.resample(mixed, to: linkRate), to: 16000) : mixed
+        return Utterance(audio: link, wakeWord: "hey glasses", linkRate: linkRate)
     }
 
     @Test("over an 8 kHz link in noise, flite's voices' requests never get a command with an effect (the margin alone took \"how old is the moon\" for \"cancel\" in two of three voices); most commands understood")
