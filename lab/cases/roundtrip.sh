@@ -27,6 +27,19 @@ status=0
 wait $listener || status=$?
 cat /tmp/lab-listen.json; cat /tmp/lab-listen.err
 timing roundtrip "$(since "$start")"
+# The reply's length in listen's own times (replyStarted to replyFinished): about the reply's
+# speech when its first write returns at once; the one-time work of the speech engine, when it
+# sat on this path, added 17-29 s here. Printed, not checked (no timing claims under TCG).
+timing roundtrip-reply "$(/usr/bin/python3 -c '
+import json, sys
+times = {}
+for line in open(sys.argv[1]):
+    try: event = json.loads(line)
+    except ValueError: continue
+    times.setdefault(event.get("type"), event.get("time"))
+start, end = times.get("replyStarted"), times.get("replyFinished")
+print("%.1f" % (end - start) if start is not None and end is not None else "none")' /tmp/lab-listen.json)"
+grep '^speech: ' /tmp/lab-listen.err || true
 answer=$(peer speaker-stop)
 peer status || true
 grep "mic-done" "$OUT/logs/peer-events.log" | tail -1 || true
