@@ -7,7 +7,7 @@ connected || die "run pair first: the glasses are not connected"
 pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
 wait_for 30 active_profile_is a2dp || die "the card is not on A2DP: $(pactl list cards | grep 'Active Profile')"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
-sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
+command_wav /tmp/lab-mic-in.wav || die "flite could not make the spoken command"
 sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
 peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-ptt-reply.wav
