@@ -9,7 +9,8 @@ set -uo pipefail
 SERVER=$1 OUT=$2 REPO=$3
 shift 3
 CASES=("$@")
-LAB=$REPO/lab
+# The lab this script is part of (bt-lab hands the guest a copy taken at its start).
+LAB=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=/opt/btlab-venv/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mkdir -p "$OUT/logs"
 : > "$OUT/results"

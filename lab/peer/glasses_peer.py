@@ -23,6 +23,9 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     a2dp-stop                   closes it; answers frames and samples
     fold                        link loss: the ACL (and SCO) dropped with "connection timeout";
                                 the glasses answer no page or inquiry until unfold
+    fold-on-sound [off]         folds (as fold) as soon as the speaker gets a packet of sound
+                                (a sample above 1 % of full scale): mid-reply, whatever the
+                                reply's length, with no client polling in between
     unfold                      the glasses are connectable (and discoverable) again
     quit
 """
@@ -157,6 +160,7 @@ class Glasses:
         self.speaker: wave.Wave_write | None = None
         self.speaker_samples = 0
         self.sco_first_buffer = False
+        self.fold_on_sound = False
         self.sco_stats = ScoStats()
         self.a2dp_file: wave.Wave_write | None = None
         self.a2dp_path: str | None = None
@@ -249,6 +253,10 @@ class Glasses:
         if self.speaker:
             self.speaker.writeframes(data)
             self.speaker_samples += len(data) // 2
+        if self.fold_on_sound and max(map(abs, memoryview(data).cast("h")), default=0) > 327:
+            self.fold_on_sound = False
+            event("sound-at-speaker: folding")
+            asyncio.get_running_loop().create_task(self.fold())
 
     async def run_mic(self, sco_link) -> None:
         """Sends the mic WAV (then silence) at 8 kHz, 10 packets every 30 ms.
@@ -474,6 +482,9 @@ class Glasses:
             return self.stop_a2dp()
         if name == "fold":
             return await self.fold()
+        if name == "fold-on-sound":
+            self.fold_on_sound = not arguments or arguments[0] != "off"
+            return "ok armed" if self.fold_on_sound else "ok disarmed"
         if name == "unfold":
             await self.device.set_connectable(True)
             await self.device.set_discoverable(True)
