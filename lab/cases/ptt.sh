@@ -12,7 +12,7 @@ sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
 peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-ptt-reply.wav
 start=$(now)
-timeout --kill-after=10 420 "$GA" listen --button --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 \
+timeout --kill-after=10 420 "$GA" listen --button --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --reply-timeout 120 \
   > /tmp/lab-ptt.json 2> /tmp/lab-ptt.err &
 listener=$!
 reading() { grep -q "^--button:.*reading /dev/input" /tmp/lab-ptt.err; }
@@ -30,7 +30,8 @@ cat /tmp/lab-ptt.json; cat /tmp/lab-ptt.err
 answer=$(peer speaker-stop)
 (( status == 0 )) || die "glasses-audio listen --button exited $status"
 grep -q '"type":"wake"' /tmp/lab-ptt.json && die "the wake word was involved"
-grep '"type":"transcript"' /tmp/lab-ptt.json | grep -qi "time" || die "the transcript does not say 'time': $(grep transcript /tmp/lab-ptt.json)"
+# The text field, not the line: every event line has a "time" key.
+grep '"type":"transcript"' /tmp/lab-ptt.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-ptt.json)"
 read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-ptt-reply.wav)
 echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level}"
 awk -v v="${voiced:-0}" 'BEGIN { exit !(v >= 0.8) }' || die "the reply's speech did not reach the glasses' speaker (${voiced:-0} s of sound)"
