@@ -8,8 +8,10 @@ pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; 
 wait_for 30 active_profile_is a2dp || die "the card is not on A2DP: $(pactl list cards | grep 'Active Profile')"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
 command_wav /tmp/lab-mic-in.wav || die "flite could not make the spoken command"
-sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
-peer mic /tmp/lab-silence.wav 0 || die "the peer refused the mic WAV"
+# The command 2 s into the SCO link the touch opens, armed now (as in roundtrip): arming it
+# once listen said commandStarted put the speech 12 s into the capture, behind the case's
+# polling and a peerctl call, while the guest was busiest (the peer gave up 1 s of it).
+peer mic /tmp/lab-mic-in.wav 2 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-ptt-reply.wav
 start=$(now)
 timeout --kill-after=10 420 "$GA" listen --button --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --reply-timeout 120 \
@@ -23,7 +25,6 @@ echo "touch answered ${answer#ok }"
 started() { grep -q '"type":"commandStarted"' /tmp/lab-ptt.json; }
 wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-ptt.json /tmp/lab-ptt.err; die "the touch did not start a command"; }
 timing ptt-capture-start "$(since "$start")"
-peer mic /tmp/lab-mic-in.wav 0.3 || die "the peer refused the mic WAV"
 status=0
 wait $listener || status=$?
 cat /tmp/lab-ptt.json; cat /tmp/lab-ptt.err
