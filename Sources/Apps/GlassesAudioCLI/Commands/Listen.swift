@@ -172,7 +172,7 @@ struct Listen: AsyncParsableCommand {
                     speech: SpeechSettings(voice: voice),
                     echoCancellation: !noEchoCancel, earconSounds: try earconSounds(), echoCanceller: echoCanceller),
                 voiceStage: try voiceStage(engine: engine))
-            wakeCanceller = try assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
+            wakeCanceller = try await assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
         } catch {
             await routes.shutdown()
             try? await session.closeAndReport()
