@@ -1,12 +1,13 @@
 import AssistantAssembly
 import Foundation
 import Synchronization
+import TestKit
 import Testing
 import WakeRuntime
 
 /// The wake engines' preparation, with a preparation that the test holds and lets go: a phrase
 /// is prepared by one caller, the others wait for it, and it says how far it is meanwhile.
-@Suite("wake engines: one preparation per phrase")
+@Suite("wake engines: one preparation per phrase", .oneAtATime)
 struct WakeEnginesTests {
     /// A preparation that reports half way, then waits for `release`.
     final class HeldPreparation: Sendable {

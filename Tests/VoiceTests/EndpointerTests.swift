@@ -1,8 +1,9 @@
-import Testing
 import Speech
+import TestKit
+import Testing
 import Voice
 
-@Suite("Endpointing")
+@Suite("Endpointing", .oneAtATime)
 struct EndpointerTests {
     /// Feeds 10 ms decisions from `start` to `end` (seconds), speech inside `speech`.
     func run(_ endpointer: inout Endpointer, from start: Double, to end: Double, speech: [ClosedRange<Double>])
