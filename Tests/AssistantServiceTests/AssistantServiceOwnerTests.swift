@@ -9,14 +9,15 @@ import RouteService
 import Routing
 import ServiceLifecycle
 import Simulator
-import Synchronization
 import Speech
+import Synchronization
+import TestKit
 import Testing
 import Voice
 
 /// The assistant's owner on the simulated glasses, on one manual clock: the simulation, the
 /// route service and the assistant move only when the test moves them.
-@Suite("AssistantService carries out the Assistant's decisions", .serialized, .timeLimit(.minutes(1)))
+@Suite("AssistantService carries out the Assistant's decisions", .oneAtATime, .serialized)
 struct AssistantServiceOwnerTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 

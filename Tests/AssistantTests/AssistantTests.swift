@@ -2,10 +2,11 @@ import Assistant
 import AudioCore
 import Foundation
 import Routing
+import TestKit
 import Testing
 import Voice
 
-@Suite("The assistant's round trip, input by input")
+@Suite("The assistant's round trip, input by input", .oneAtATime)
 struct AssistantTests {
     let route = SessionRoute(device: "C0:FF:EE:00:00:02", profile: .voice)
     let wake = WakeWordDetection(keyword: "hey glasses", time: 1, start: 0.4, score: 0.9, matchScore: 0.8)

@@ -1,12 +1,13 @@
 import AssistantAssembly
 import Foundation
 import Synchronization
+import TestKit
 import Testing
 import WakeRuntime
 
 /// The wake engines' preparation, with a preparation that the test holds and lets go: a phrase
 /// is prepared by one caller, the others wait for it, and it says how far it is meanwhile.
-@Suite("wake engines: one preparation per phrase")
+@Suite("wake engines: one preparation per phrase", .oneAtATime)
 struct WakeEnginesTests {
     /// A preparation that reports half way, then waits for `release`.
     final class HeldPreparation: Sendable {
@@ -57,8 +58,8 @@ struct WakeEnginesTests {
     }
 
     /// More blocked preparations than the cooperative pool has threads: were they run on the
-    /// pool, nothing else could run (this test would hang until its time limit).
-    @Test("preparations run on threads of their own: more of them than the pool has threads leave it free", .timeLimit(.minutes(1)))
+    /// pool, nothing else could run (this test would hang).
+    @Test("preparations run on threads of their own: more of them than the pool has threads leave it free")
     func preparationsLeaveThePoolFree() async throws {
         let held = HeldPreparation()
         let engines = held.engines

@@ -1,6 +1,7 @@
 import AudioCore
 import Foundation
 import Speech
+import TestKit
 import Testing
 import Voice
 import WakeRuntime  // SeededGenerator: every seed gives the same audio and wakes
@@ -9,7 +10,7 @@ import WakeRuntime  // SeededGenerator: every seed gives the same audio and wake
 /// command starts, the command limit when one does, counted from the wake that opened it. The
 /// mic audio and the wake engine's firings are random (seeded): speech-like sounds, babble,
 /// hum, noise, silence and a looping clip, fed in chunks of random size.
-@Suite("Command capture limits, over random mic audio")
+@Suite("Command capture limits, over random mic audio", .oneAtATime)
 struct CaptureLimitPropertyTests {
     static let endpointer = EndpointerConfiguration()
     /// How late an end may be reported: the chunk it completed in (at most 0.2 s) and a frame.

@@ -1,9 +1,10 @@
 import AudioCore
-import Testing
 import Speech
+import TestKit
+import Testing
 import Voice
 
-@Suite("Endpointing")
+@Suite("Endpointing", .oneAtATime)
 struct EndpointerTests {
     /// `seconds` on the voice stage's sample clock.
     static func time(_ seconds: Double) -> SampleTime {

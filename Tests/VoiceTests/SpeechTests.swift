@@ -1,8 +1,9 @@
-import Testing
 import AudioCore
 import Speech
+import TestKit
+import Testing
 
-@Suite("espeak-ng synthesis")
+@Suite("espeak-ng synthesis", .oneAtATime)
 struct SpeechTests {
     @Test func speaksAtNativeRate() throws {
         let buffer = try EspeakSynthesizer.synthesize("hello there", voice: EspeakVoice(name: "en-us"))
