@@ -190,17 +190,17 @@ let package = Package(
 
         .target(name: "TestKit", dependencies: ["AudioCore"], path: "Tests/TestKit", swiftSettings: strict),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "TestKit"], swiftSettings: strict),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing"], swiftSettings: strict),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "AudioCore", "Routing", "Voice"], swiftSettings: strict),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "AudioCore", "Routing", "Voice", "TestKit"], swiftSettings: strict),
         .testTarget(
             name: "AssistantServiceTests",
             dependencies: [
                 "AssistantService", "Assistant", "AudioBackend", "AudioCore", "DeviceProfiles", "EchoCancellation", "RouteService", "Routing",
                 "Simulator", "Speech", "Voice", .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "TestKit",
             ],
             swiftSettings: strict),
-        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles"], swiftSettings: strict),
+        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles", "TestKit"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
@@ -239,7 +239,7 @@ let package = Package(
         // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
         .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
         .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
-        .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord"], swiftSettings: strict),
+        .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord", "TestKit"], swiftSettings: strict),
         .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "WakeRuntime", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
 
         // BlueZ first-hand (issue 10): the org.bluez names both sides share, the pure object
@@ -259,7 +259,7 @@ let package = Package(
             name: "Diagnostics",
             dependencies: ["BluezBackend", "BluezModel", "PulseBackend", "ALSABackend", "BackendSelection", "AudioBackend", "Routing", "CBluetooth"],
             swiftSettings: strict),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "ALSABackend", "Routing"], swiftSettings: strict),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "BluezModel", "PulseBackend", "ALSABackend", "Routing", "TestKit"], swiftSettings: strict),
         .executableTarget(
             name: "ALSABench",
             dependencies: [
@@ -281,7 +281,7 @@ let package = Package(
                 "RouteService", "Routing", "AudioBackend", "AudioCore", "DeviceProfiles", .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/RoundTripBench", swiftSettings: strict),
-        .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing"], swiftSettings: strict),
+        .testTarget(name: "BluezModelTests", dependencies: ["BluezModel", "BluetoothIDs", "Routing", "TestKit"], swiftSettings: strict),
     
         // Wyoming (issue 11): the pure codec and events, the TCP server (satellite for Home
         // Assistant and wake-word service), and the WebSocket backend for custom assistants.
@@ -305,7 +305,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "WyomingTests", dependencies: ["Wyoming"], swiftSettings: strict),
+        .testTarget(name: "WyomingTests", dependencies: ["Wyoming", "TestKit"], swiftSettings: strict),
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
@@ -358,7 +358,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestKit"], swiftSettings: strict),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Assistant", "AssistantAssembly", "WakeRuntime", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
     ]
 )

@@ -6,7 +6,7 @@ import Routing
 import Testing
 import TestKit
 
-@Suite("ALSA backend on a real libasound: null, file and pulse PCMs from the test's own asoundrc", .serialized)
+@Suite("ALSA backend on a real libasound: null, file and pulse PCMs from the test's own asoundrc", .oneAtATime, .serialized)
 struct ALSABackendTests {
     let format = PCMFormat(sampleRate: 16000, channels: 1)
 

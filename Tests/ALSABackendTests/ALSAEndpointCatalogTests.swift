@@ -1,8 +1,9 @@
 @testable import ALSABackend
 import Routing
+import TestKit
 import Testing
 
-@Suite("Which ALSA PCMs are endpoints (pure)")
+@Suite("Which ALSA PCMs are endpoints (pure)", .oneAtATime)
 struct ALSAEndpointCatalogTests {
     let card = ALSACard(index: 0, id: "Device", name: "USB Audio Device", devices: [
         .init(number: 0, name: "USB Audio", playback: true, capture: true),

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import TestKit
 
-@Suite("ALSA xruns: recovered and reported", .serialized)
+@Suite("ALSA xruns: recovered and reported", .oneAtATime, .serialized)
 struct ALSAXrunTests {
     final class Seen: Sendable {
         let events = Mutex<[ALSAStreamEvent]>([])

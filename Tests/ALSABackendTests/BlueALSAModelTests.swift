@@ -1,8 +1,9 @@
 import ALSABackend
 import Routing
+import TestKit
 import Testing
 
-@Suite("BlueALSA's PCMs as route events (pure)")
+@Suite("BlueALSA's PCMs as route events (pure)", .oneAtATime)
 struct BlueALSAModelTests {
     static let device = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02"
     let id = DeviceIdentifier("C0:FF:EE:00:00:02")

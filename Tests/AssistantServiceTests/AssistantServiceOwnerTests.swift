@@ -9,14 +9,15 @@ import RouteService
 import Routing
 import ServiceLifecycle
 import Simulator
-import Synchronization
 import Speech
+import Synchronization
+import TestKit
 import Testing
 import Voice
 
 /// The assistant's owner on the simulated glasses, on one manual clock: the simulation, the
 /// route service and the assistant move only when the test moves them.
-@Suite("AssistantService carries out the Assistant's decisions", .serialized, .timeLimit(.minutes(1)))
+@Suite("AssistantService carries out the Assistant's decisions", .oneAtATime, .serialized)
 struct AssistantServiceOwnerTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -217,6 +218,39 @@ struct AssistantServiceOwnerTests {
             await routeOutputs.contains { if case .sessionStateChanged(_, .stopped) = $0 { true } else { false } }
         }
         #expect(closed, "the session opened for the voice stage is still held")
+        await rig.finish()
+    }
+
+    /// A new wake phrase's engine trains for minutes before the session's pipelines can be
+    /// made: the glasses keep their route meanwhile, and the route is asked for once it is ready.
+    @Test("a voice stage still being prepared: the route is asked for only once it is ready")
+    func theRouteWaitsForTheVoiceStage() async throws {
+        let rig = try await Rig.make()
+        let (ready, release) = AsyncStream.makeStream(of: Void.self)
+        let asked = Mutex(false)
+        let assistant = AssistantService(
+            routes: rig.routes, backend: Unused(), synthesizer: EspeakSpeech(),
+            configuration: .init(assistant: .init(policy: .mediaFirst)), clock: rig.time.serviceClock, logger: Self.quiet,
+            voiceStage: {
+                asked.withLock { $0 = true }
+                for await _ in ready { break }
+                return { try VoicePipeline(scorer: nil) }
+            })
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        let (routeOutputs, outputsTask) = Self.collect(rig.outputs)
+        defer { eventsTask.cancel(); outputsTask.cancel() }
+        let loop = Task { await assistant.run() }
+        assistant.trigger()
+        #expect(await rig.advance(upTo: .seconds(30)) { asked.withLock { $0 } }, "the voice stage was never asked for")
+        let opened = await rig.advance(upTo: .seconds(10)) {
+            await routeOutputs.contains { if case .sessionStateChanged = $0 { true } else { false } }
+        }
+        #expect(!opened, "the route was asked for while the voice stage was still being prepared")
+        #expect(rig.simulated.glasses(rig.glasses)?.activeProfile == .media)
+        release.yield()
+        #expect(await rig.advance(upTo: .seconds(30)) { await assistantEvents.contains { $0.type == .routeReady } }, "the route never opened")
+        assistant.stop()
+        await loop.value
         await rig.finish()
     }
 

@@ -1,13 +1,14 @@
 @testable import AssistantService
-import AudioCore
 @testable import EchoCancellation
+import AudioCore
 import Foundation
 import Speech
+import TestKit
 import Testing
 
 /// The echo canceller on a known echo path: speech played, and the same speech back at the
 /// mic, attenuated and late (the sound server's buffer plus the acoustic path).
-@Suite("Echo canceller (webrtc-audio-processing, SpeexDSP)")
+@Suite("Echo canceller (webrtc-audio-processing, SpeexDSP)", .oneAtATime)
 struct EchoCancellerTests {
     /// Echo return loss enhancement (dB) once the filter has converged: how much quieter the
     /// echo is after the canceller, over the second half of the reply.

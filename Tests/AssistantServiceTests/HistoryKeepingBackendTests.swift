@@ -4,10 +4,11 @@ import AudioCore
 import Foundation
 import Logging
 import Synchronization
+import TestKit
 import Testing
 
 /// The one place a round trip is kept, for the CLI's `listen --history` and the daemon alike.
-@Suite("HistoryKeepingBackend keeps each round trip once")
+@Suite("HistoryKeepingBackend keeps each round trip once", .oneAtATime)
 struct HistoryKeepingBackendTests {
     struct Answers: AssistantBackend {
         var name: String { "answers" }

@@ -59,7 +59,7 @@ private struct SocketServer {
     }
 }
 
-@Suite("WebSocket assistant backend (/api/assistant) with a real websockets client", .serialized)
+@Suite("WebSocket assistant backend (/api/assistant) with a real websockets client", .oneAtATime, .serialized)
 struct AssistantSocketTests {
     /// The command, with the time the backend has to answer (the assistant's reply timeout).
     private func utterance(timeLimit: Duration? = nil) throws -> Utterance {

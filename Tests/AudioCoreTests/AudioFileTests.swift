@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestKit
 
-@Suite("WAV and Ogg Opus files")
+@Suite("WAV and Ogg Opus files", .oneAtATime)
 struct AudioFileTests {
     let directory = TemporaryDirectory()
 

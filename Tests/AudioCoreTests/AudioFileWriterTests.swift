@@ -5,7 +5,7 @@ import TestKit
 
 /// Streaming file writers: the file on disk is readable before it is closed, holding at
 /// least everything up to the last checkpoint, and complete after close.
-@Suite("Streaming audio file writers")
+@Suite("Streaming audio file writers", .oneAtATime)
 struct AudioFileWriterTests {
     let directory = TemporaryDirectory()
 

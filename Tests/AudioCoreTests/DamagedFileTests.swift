@@ -5,7 +5,7 @@ import TestKit
 
 /// Files that are not what they should be: each gives an error naming the file and the
 /// problem, and a file cut short gives what comes before the cut where the format allows.
-@Suite("Damaged and odd audio files")
+@Suite("Damaged and odd audio files", .oneAtATime)
 struct DamagedFileTests {
     let directory = TemporaryDirectory()
 

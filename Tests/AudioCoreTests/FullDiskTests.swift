@@ -5,7 +5,7 @@ import TestKit
 
 /// Writing audio on a real tmpfs that fills: an error naming the file and the reason, never a
 /// crash, and no partial file left behind.
-@Suite("Full disk", .enabled(if: SmallTmpfs.canMount, "mounting a tmpfs needs root"))
+@Suite("Full disk", .oneAtATime, .enabled(if: SmallTmpfs.canMount, "mounting a tmpfs needs root"))
 struct FullDiskTests {
     static let speech = Signals.sine(frequency: 440, rate: 16000, seconds: 20)
 

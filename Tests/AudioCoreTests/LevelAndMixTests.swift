@@ -2,7 +2,7 @@ import AudioCore
 import Testing
 import TestKit
 
-@Suite("Levels, channel mixdown, sample clock")
+@Suite("Levels, channel mixdown, sample clock", .oneAtATime)
 struct LevelAndMixTests {
     @Test("a full-scale sine is -3.01 dBFS RMS and 0 dBFS peak")
     func sineLevel() {

@@ -2,7 +2,7 @@ import AudioCore
 import Testing
 import TestKit
 
-@Suite("Resampling through libsoxr")
+@Suite("Resampling through libsoxr", .oneAtATime)
 struct ResamplerTests {
     static let rates = [8000, 16000, 22050, 44100, 48000]
     static let pairs = rates.flatMap { from in rates.filter { $0 != from }.map { (from, $0) } }

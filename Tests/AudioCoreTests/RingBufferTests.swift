@@ -1,8 +1,9 @@
 import AudioCore
 import Foundation
+import TestKit
 import Testing
 
-@Suite("Ring buffer")
+@Suite("Ring buffer", .oneAtATime)
 struct RingBufferTests {
     @Test("a producer thread and a consumer thread lose and duplicate nothing")
     func producerConsumer() async throws {

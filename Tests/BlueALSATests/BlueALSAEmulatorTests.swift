@@ -7,7 +7,7 @@ import Routing
 import Testing
 import TestKit
 
-@Suite("BlueALSA driven by the emulated glasses (A2DP)", .serialized, .enabled(if: BlueALSADaemon.isInstalled))
+@Suite("BlueALSA driven by the emulated glasses (A2DP)", .oneAtATime, .serialized, .enabled(if: BlueALSADaemon.isInstalled))
 struct BlueALSAEmulatorTests {
     let address = BlueALSARig.glasses.address
 

@@ -8,7 +8,7 @@ import Testing
 import TestKit
 import Voice
 
-@Suite("BlueALSA driven by the emulated glasses (HFP through oFono, SCO)", .serialized,
+@Suite("BlueALSA driven by the emulated glasses (HFP through oFono, SCO)", .oneAtATime, .serialized,
        .enabled(if: BlueALSADaemon.isInstalled && BlueALSADaemon.hciShim != nil))
 struct BlueALSAHandsFreeTests {
     /// Tries at opening an SCO PCM before a test gives up (BlueALSA 4.0's start race: above).

@@ -9,7 +9,7 @@ import TestKit
 
 /// Our client against an independent fake BlueZ: python-dbusmock's `bluez5` template (Debian's
 /// python3-dbusmock), so the client follows org.bluez's API and not only our emulator's.
-@Suite("BlueZ client on python-dbusmock's BlueZ", .serialized)
+@Suite("BlueZ client on python-dbusmock's BlueZ", .oneAtATime, .serialized)
 struct BluezClientOnDbusmockTests {
     static let address = "11:22:33:44:55:66"
     static let id = DeviceIdentifier(address)

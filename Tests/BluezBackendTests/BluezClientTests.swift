@@ -10,7 +10,7 @@ import Testing
 import TestKit
 
 /// Our org.bluez client against the emulator's BlueZ on a private, real dbus-daemon.
-@Suite("BlueZ client on the emulated BlueZ", .serialized)
+@Suite("BlueZ client on the emulated BlueZ", .oneAtATime, .serialized)
 struct BluezClientTests {
     static let glasses = EmulatedGlasses(name: "Ray-Ban Meta Gen 2", address: "C0:FF:EE:00:00:02")
     static let id = DeviceIdentifier("C0:FF:EE:00:00:02")

@@ -5,7 +5,7 @@ import TestKit
 
 /// The glasses' touch (AVRCP play/pause), as bluetoothd hands it over: key events of an input
 /// device of its own ("NAME (AVRCP)" on the Bluetooth bus, as bluetoothd 5.66 makes it).
-@Suite("Glasses button (AVRCP keys through bluetoothd's input device)")
+@Suite("Glasses button (AVRCP keys through bluetoothd's input device)", .oneAtATime)
 struct GlassesButtonTests {
     static let devices = """
         I: Bus=0011 Vendor=0001 Product=0001 Version=ab41

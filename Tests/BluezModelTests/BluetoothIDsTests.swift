@@ -1,7 +1,8 @@
 import BluetoothIDs
+import TestKit
 import Testing
 
-@Suite("Bluetooth names and paths")
+@Suite("Bluetooth names and paths", .oneAtATime)
 struct BluetoothIDsTests {
     @Test("device paths are BlueZ's, both ways")
     func devicePaths() {

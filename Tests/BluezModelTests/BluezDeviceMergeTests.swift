@@ -1,10 +1,11 @@
 import BluetoothIDs
 import BluezModel
 import Routing
+import TestKit
 import Testing
 
 /// The sound server's devices with BlueZ's link, battery and paired devices laid over them.
-@Suite("Sound server and BlueZ, merged")
+@Suite("Sound server and BlueZ, merged", .oneAtATime)
 struct BluezDeviceMergeTests {
     static let id = BluezObjectModelTests.id
     static let card = Device(

@@ -1,10 +1,11 @@
 import BluetoothIDs
 import BluezModel
 import Routing
+import TestKit
 import Testing
 
 /// The object model fed with what a real org.bluez sends, as plain values.
-@Suite("BlueZ object model")
+@Suite("BlueZ object model", .oneAtATime)
 struct BluezObjectModelTests {
     static let adapterPath = "/org/bluez/hci0"
     static let address = "C0:FF:EE:00:00:02"

@@ -3,7 +3,7 @@ import Testing
 import TestKit
 
 /// `glasses-audio doctor` on the emulator's sandbox and on a machine with nothing.
-@Suite("glasses-audio doctor", .serialized)
+@Suite("glasses-audio doctor", .oneAtATime, .serialized)
 struct DoctorCommandTests {
     let audio = Run.productPath("glasses-audio")
 

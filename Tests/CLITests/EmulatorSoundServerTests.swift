@@ -3,7 +3,7 @@ import Testing
 import TestKit
 
 /// `glasses-emulator --sound-server`: the sandbox on PipeWire, and the flag's bad uses.
-@Suite("glasses-emulator --sound-server", .serialized)
+@Suite("glasses-emulator --sound-server", .oneAtATime, .serialized)
 struct EmulatorSoundServerTests {
     let emulator = Run.productPath("glasses-emulator")
 

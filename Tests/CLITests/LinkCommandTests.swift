@@ -4,7 +4,7 @@ import TestKit
 
 /// `glasses-audio connect|disconnect` and the battery in `devices`, against the
 /// `glasses-emulator` sandbox (its own D-Bus with the emulated BlueZ, its own PulseAudio).
-@Suite("glasses-audio connect and disconnect on the emulated BlueZ", .serialized)
+@Suite("glasses-audio connect and disconnect on the emulated BlueZ", .oneAtATime, .serialized)
 struct LinkCommandTests {
     let audio = Run.productPath("glasses-audio")
     let emulator = Run.productPath("glasses-emulator")

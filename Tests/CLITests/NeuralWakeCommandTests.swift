@@ -4,7 +4,7 @@ import TestKit
 
 /// `glasses-audio wake|endpoint --engine neural`, run as a user would. Skipped, saying why, when
 /// the openWakeWord models are not installed (scripts/bootstrap installs them).
-@Suite("glasses-audio wake --engine neural", .serialized)
+@Suite("glasses-audio wake --engine neural", .oneAtATime, .serialized)
 struct NeuralWakeCommandTests {
     let directory = TemporaryDirectory()
     let binary = Run.productPath("glasses-audio")

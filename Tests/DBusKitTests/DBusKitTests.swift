@@ -5,7 +5,7 @@ import TestKit
 
 /// DBusKit against a real `dbus-daemon`: one connection exports objects, another (or
 /// `dbus-send`, an independent client) calls them.
-@Suite("DBusKit on a private dbus-daemon")
+@Suite("DBusKit on a private dbus-daemon", .oneAtATime)
 struct DBusKitTests {
     static let interface = "org.glassesaudio.Test"
 

@@ -7,7 +7,7 @@ import Testing
 import TestKit
 
 /// The configuration's sources and their order, as plain values (no process).
-@Suite("DaemonConfiguration")
+@Suite("DaemonConfiguration", .oneAtATime)
 struct ConfigurationTests {
     @Test("defaults: simulated-or-pulse, 8742, 10700, loopback, the data directory from the environment")
     func defaults() throws {

@@ -1,10 +1,11 @@
 import ALSABackend
 import Diagnostics
 import Routing
+import TestKit
 import Testing
 
 /// `doctor`'s ALSA, BlueALSA and backend lines from plain facts.
-@Suite("doctor's ALSA and BlueALSA checks")
+@Suite("doctor's ALSA and BlueALSA checks", .oneAtATime)
 struct DoctorALSAChecksTests {
     func facts(_ alsa: ALSAFacts, backend: Result<String, DoctorProblem>? = nil) -> DoctorFacts {
         var facts = DoctorFacts(

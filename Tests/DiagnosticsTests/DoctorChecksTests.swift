@@ -2,10 +2,11 @@ import BluezModel
 import Diagnostics
 import PulseBackend
 import Routing
+import TestKit
 import Testing
 
 /// `doctor`'s lines from plain facts: every ✗ carries a fix.
-@Suite("doctor's checks")
+@Suite("doctor's checks", .oneAtATime)
 struct DoctorChecksTests {
     static let address = "C0:FF:EE:00:00:02"
     static let pulse = PulseServerInfo(name: "pulseaudio", version: "16.1", modules: [

@@ -12,7 +12,7 @@ import TestKit
 
 /// The sound server and BlueZ together, on a real PulseAudio and the emulated BlueZ: the
 /// link, the battery and connecting come from BlueZ; profiles and streams from PulseAudio.
-@Suite("BlueZ alongside a real PulseAudio", .serialized)
+@Suite("BlueZ alongside a real PulseAudio", .oneAtATime, .serialized)
 struct BluezOnPulseAudioTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     /// The loss grace is how long the engine waits, after a stream dies, for the link's verdict.

@@ -53,7 +53,7 @@ final class PipeWireBluetoothRig: @unchecked Sendable {
 }
 
 @Suite(
-    "Emulated glasses on a real PipeWire (bluez5)", .serialized,
+    "Emulated glasses on a real PipeWire (bluez5)", .oneAtATime, .serialized,
     .enabled(if: PipeWireBluetoothRig.isAvailable, "PipeWire or its Bluetooth plugin is not installed (GLASSES_AUDIO_PIPEWIRE=1 scripts/bootstrap installs them)"))
 struct EmulatorOnPipeWireTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

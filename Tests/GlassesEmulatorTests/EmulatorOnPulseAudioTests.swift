@@ -12,7 +12,7 @@ import TestKit
 /// Real PulseAudio, real bluetooth modules, emulated glasses: the card, its profiles, a
 /// profile switch made with pactl, an engine-driven voice session on the real HFP source,
 /// media over A2DP, and the glasses going away mid-session.
-@Suite("Emulated glasses on a real PulseAudio", .serialized)
+@Suite("Emulated glasses on a real PulseAudio", .oneAtATime, .serialized)
 struct EmulatorOnPulseAudioTests {
     /// 20 s of deterministic noise on the int16 grid, so CVSD's s16 link carries it exactly.
     static let mic: [Float] = {

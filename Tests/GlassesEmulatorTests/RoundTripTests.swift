@@ -19,7 +19,7 @@ import WakeRuntime
 /// The voice round trip, live: the glasses' mic says the wake phrase and a command; the reply
 /// is heard at their speaker. On the simulated glasses and on a real PulseAudio with the
 /// emulated Bluetooth glasses.
-@Suite("The voice round trip", .serialized)
+@Suite("The voice round trip", .oneAtATime, .serialized)
 struct RoundTripTests {
     func simulated() async throws -> (SimulatedBackend, DeviceIdentifier, Task<Void, Never>) {
         try await RoundTripRig.prepare()

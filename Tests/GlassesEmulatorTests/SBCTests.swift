@@ -5,7 +5,7 @@ import TestKit
 
 /// The emulator's codec plumbing, with plain values: SBC configuration bytes, A2DP packets,
 /// and libsbc both ways.
-@Suite("SBC and A2DP packets")
+@Suite("SBC and A2DP packets", .oneAtATime)
 struct SBCTests {
     @Test("configuration bytes are the ones BlueZ sends for 44.1 and 48 kHz joint stereo")
     func configurationBytes() {

@@ -1,8 +1,9 @@
 import LocalAssistant
+import TestKit
 import Testing
 
 /// The confusion table's tally, on decisions given as values.
-@Suite("Command confusion table")
+@Suite("Command confusion table", .oneAtATime)
 struct CommandConfusionTests {
     typealias Decision = LocalAssistantBackend.Decision
 

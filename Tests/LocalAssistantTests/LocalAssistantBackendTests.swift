@@ -1,13 +1,14 @@
 import Assistant
 import AudioCore
+import DeviceProfiles
 import Foundation
 import LocalAssistant
 import Speech
+import TestKit
 import Testing
-import DeviceProfiles
 
 /// The offline backend on synthesised speech: what it hears, what it answers.
-@Suite("Local assistant backend (pocketsphinx grammar)", .serialized)
+@Suite("Local assistant backend (pocketsphinx grammar)", .oneAtATime, .serialized)
 struct LocalAssistantBackendTests {
     static let noon = Date(timeIntervalSince1970: 1_795_000_000)  // a fixed clock
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestKit
 import Testing
-@testable import VoiceTraining
 import WakeRuntime
+@testable import VoiceTraining
 
 /// Festival's voices for heads trained from text: one batch speaks every take, the same each run.
-@Suite("Festival voices")
+@Suite("Festival voices", .oneAtATime)
 struct FestivalVoicesTests {
     @Test func aPhraseWithQuotesStaysOneSchemeString() {
         let script = FestivalVoices.batch([.init(voice: "ked_diphone", text: #"say "hi" \ now"#, stretch: 1.1)], folder: "/tmp/f")

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import OpenWakeWord
 import TFLiteGraph
+import TestKit
+import Testing
 import VoiceTraining
 import WakeRuntime
 
-@Suite("Trained heads are .tflite files the runtimes load")
+@Suite("Trained heads are .tflite files the runtimes load", .oneAtATime)
 struct HeadFileTests {
     static func weights(hidden: Int = 8, seed: UInt32 = 11) -> NeuralHeadWeights {
         var state: UInt32 = seed

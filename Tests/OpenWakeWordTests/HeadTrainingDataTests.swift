@@ -8,7 +8,7 @@ import TestKit
 import WakeRuntime
 
 /// The data a head is trained on, without training: augmentation, stream labels, enrollment files.
-@Suite("Head training data")
+@Suite("Head training data", .oneAtATime)
 struct HeadTrainingDataTests {
     static func tone(_ frequency: Float, seconds: Double = 1) -> [Float] {
         (0..<Int(seconds * 16000)).map { sinf(2 * .pi * frequency * Float($0) / 16000) * 0.3 }

@@ -9,7 +9,7 @@ import TestKit
 import WakeRuntime
 
 /// Heads trained from text (small settings: these run in a debug build).
-@Suite("Neural heads trained from text", .serialized)
+@Suite("Neural heads trained from text", .oneAtATime, .serialized)
 struct NeuralHeadTrainerTests {
     /// Trains in a fresh `voice-eval` process (libespeak-ng keeps state between syntheses, so
     /// only a fresh process repeats a training exactly); returns the head file's bytes.

@@ -7,7 +7,7 @@ import VoiceTraining
 import WakeRuntime
 import TestKit
 
-@Suite("Neural wake word through the VoicePipeline (community hey_jarvis head)", .serialized)
+@Suite("Neural wake word through the VoicePipeline (community hey_jarvis head)", .oneAtATime, .serialized)
 struct NeuralScorerTests {
     static func scorer(sensitivity: Double = 0.5) throws -> NeuralWakeWordScorer {
         let directory = try ParityTests.requireModels()
@@ -74,7 +74,7 @@ struct NeuralScorerTests {
     }
 }
 
-@Suite("WakeDecision: threshold and refractory period")
+@Suite("WakeDecision: threshold and refractory period", .oneAtATime)
 struct WakeDecisionTests {
     @Test func firesOnceThenWaitsTwoSeconds() {
         let trace: [(time: Double, score: Float)] = [(0.08, 0.1), (0.16, 0.6), (0.24, 0.9), (1.0, 0.95), (2.16, 0.7), (2.24, 0.2), (5, 0.5)]

@@ -1,8 +1,9 @@
 import OpenWakeWord
+import TestKit
 import Testing
 
 /// The sensitivity scale of neural heads, as values.
-@Suite("Neural sensitivity scale")
+@Suite("Neural sensitivity scale", .oneAtATime)
 struct NeuralSensitivityTests {
     @Test("from 0.5 up the threshold is 1 - sensitivity, as before; 0.5 stays the heads' operating point")
     func upperHalfUnchanged() {

@@ -5,7 +5,7 @@ import OpenWakeWord
 import TFLiteGraph
 import TestKit
 
-@Suite("openWakeWord natively: parity with pyopen-wakeword 1.1.0", .serialized)
+@Suite("openWakeWord natively: parity with pyopen-wakeword 1.1.0", .oneAtATime, .serialized)
 struct ParityTests {
     static func requireModels() throws -> String {
         let directory = OpenWakeWordModels.directory()

@@ -6,7 +6,7 @@ import VoiceTraining
 import WakeRuntime
 
 /// The default engine for a phrase: neural once it has a head ready, dtw until then.
-@Suite("The default wake engine")
+@Suite("The default wake engine", .oneAtATime)
 struct WakeEngineChoiceTests {
     @Test func aCommunityHeadMakesItsPhraseNeural() throws {
         let models = try ParityTests.requireModels()

@@ -2,7 +2,7 @@ import Testing
 import TestKit
 
 /// Says whether the PipeWire variants of the sound-server suites ran on this machine.
-@Suite("PipeWire availability")
+@Suite("PipeWire availability", .oneAtATime)
 struct PipeWireAvailabilityTests {
     @Test(
         "PipeWire 0.3 or newer is installed, so the PipeWire variants run",

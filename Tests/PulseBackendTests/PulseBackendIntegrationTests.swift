@@ -9,7 +9,7 @@ import TestKit
 /// Against real servers the suite starts, each test once on `pulseaudio` and once on PipeWire
 /// (`pipewire` + WirePlumber + `pipewire-pulse`): route events, streams, a crash and a restart.
 /// Serialized: the tests share nothing, but each server takes a core.
-@Suite("PulseAudio backend on real servers (pulseaudio, pipewire-pulse)", .serialized)
+@Suite("PulseAudio backend on real servers (pulseaudio, pipewire-pulse)", .oneAtATime, .serialized)
 struct PulseBackendIntegrationTests {
     /// Waits (by events, not by time) for the first event `matching` returns a value for.
     func next<T: Sendable>(_ events: AsyncStream<RouteEvent>, _ matching: @escaping @Sendable (RouteEvent) -> T?) async throws -> T {

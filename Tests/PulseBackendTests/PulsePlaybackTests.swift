@@ -8,7 +8,7 @@ import TestKit
 
 /// Playback on `pa_stream` against a real `pulseaudio`: what we play is what the sink plays,
 /// and a sink that goes away fails the stream instead of moving it to another speaker.
-@Suite("PulseAudio playback streams", .serialized)
+@Suite("PulseAudio playback streams", .oneAtATime, .serialized)
 struct PulsePlaybackTests {
     @Test("a known signal played to a null sink comes out of its monitor unchanged, at another rate too")
     func playedSignalArrives() async throws {

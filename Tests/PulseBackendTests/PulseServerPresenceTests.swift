@@ -1,11 +1,12 @@
 import Foundation
-@testable import PulseBackend
+import TestKit
 import Testing
+@testable import PulseBackend
 
 /// Backend auto-detection decides "is a server there" by state: a socket that accepts is a
 /// server, however slowly it then speaks (under load, a 1 s protocol probe used to lose a real
 /// server to the simulator).
-@Suite("PulseAudio server presence")
+@Suite("PulseAudio server presence", .oneAtATime)
 struct PulseServerPresenceTests {
     @Test("candidates follow libpulse: the server given, PULSE_SERVER, the runtime socket, the system socket")
     func candidates() {

@@ -1,8 +1,9 @@
 import PulseBackend
 import Routing
+import TestKit
 import Testing
 
-@Suite("PulseAudio naming and snapshot diffs (pure)")
+@Suite("PulseAudio naming and snapshot diffs (pure)", .oneAtATime)
 struct PulseSnapshotTests {
     @Test("both servers' Bluetooth profile names map to our vocabulary", arguments: [
         ("a2dp_sink", AudioProfile.media), ("a2dp-sink", .media), ("a2dp-sink-aac", .media), ("a2dp-sink-sbc_xq", .media),

@@ -100,7 +100,7 @@ final class ALSAHarness: BackendHarness, @unchecked Sendable {
     func shutdown() async { await alsa.shutdown() }
 }
 
-@Suite("Backend behaviour, shared by PulseAudio, PipeWire, ALSA and the simulated glasses", .serialized)
+@Suite("Backend behaviour, shared by PulseAudio, PipeWire, ALSA and the simulated glasses", .oneAtATime, .serialized)
 struct BackendBehaviourTests {
     static let kinds = ["simulated", "pulse", "alsa"] + (SoundServerKind.pipewire.isInstalled ? ["pipewire"] : [])
 

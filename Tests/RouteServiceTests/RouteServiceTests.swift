@@ -11,7 +11,7 @@ import TestKit
 
 /// The route engine driving the simulated glasses for real: profile switches, the readiness
 /// gate, captured audio, folds and route changes.
-@Suite("RouteService on the simulated glasses", .serialized)
+@Suite("RouteService on the simulated glasses", .oneAtATime, .serialized)
 struct RouteServiceTests {
     let mic = (0..<32000).map { Float(($0 % 400) - 200) / 400 }
 

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Device lifecycle: fold, unfold, gone (seed 000 §7.3)")
+@Suite("Device lifecycle: fold, unfold, gone (seed 000 §7.3)", .oneAtATime)
 struct DeviceLifecycleTests {
     @Test("folding ends the streaming session with deviceNotConnected; unfolding does not restart it",
         arguments: [RouteEvent.linkChanged(Fixture.glasses, .disconnected), .deviceGone(Fixture.glasses)])

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Device selectors (seed 000 §4.1)")
+@Suite("Device selectors (seed 000 §4.1)", .oneAtATime)
 struct DeviceSelectorTests {
     let off = Fixture.device(Fixture.glasses, link: .disconnected)
     let on = Fixture.device(Fixture.other, name: "Oakley", link: .connected)

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Leaving the glasses as they were found, and a person's profile choice")
+@Suite("Leaving the glasses as they were found, and a person's profile choice", .oneAtATime)
 struct FoundProfileTests {
     @Test("a one-shot capture on media-resting glasses puts them back on media when its owner ends")
     func restoresFoundProfile() {

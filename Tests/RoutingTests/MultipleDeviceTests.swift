@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Several devices at once")
+@Suite("Several devices at once", .oneAtATime)
 struct MultipleDeviceTests {
     let first = Fixture.device(Fixture.glasses, name: "Ray-Ban Meta")
     let second = Fixture.device(Fixture.other, name: "Oakley")

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Route changes we did not request (override)")
+@Suite("Route changes we did not request (override)", .oneAtATime)
 struct OverrideTests {
     @Test("a profile change we asked for is `profileChanged`; one we did not is `override`")
     func profileOverride() {

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("The readiness gate")
+@Suite("The readiness gate", .oneAtATime)
 struct ReadinessGateTests {
     func registries(
         link: LinkState = .connected, profile: AudioProfile = .voice, endpoints: [AudioEndpoint] = [],

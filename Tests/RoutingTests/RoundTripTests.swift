@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("A whole round trip, output by output")
+@Suite("A whole round trip, output by output", .oneAtATime)
 struct RoundTripTests {
     @Test("mediaFirst: capture on the auto device → ready → stop → grace restore")
     func mediaFirstCapture() {

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Sound server lost and back")
+@Suite("Sound server lost and back", .oneAtATime)
 struct ServerLossTests {
     @Test("server lost: every session holding a device ends with audioStreamingError; waiting ones wait")
     func lost() {

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("One session per device (seed 000 §9)")
+@Suite("One session per device (seed 000 §9)", .oneAtATime)
 struct SessionConflictTests {
     @Test("a second session on the same device fails with a conflict; the first keeps going",
         arguments: [DeviceSelector.auto, .specific(Fixture.glasses)])

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Stream sessions through the engine")
+@Suite("Stream sessions through the engine", .oneAtATime)
 struct SessionLifecycleTests {
     @Test("stopped → starting → streaming when the device is ready, with the stream opened before ready")
     func startsAndStreams() {

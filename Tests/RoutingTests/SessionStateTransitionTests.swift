@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Stream session states (seed 000 §5.5)")
+@Suite("Stream session states (seed 000 §5.5)", .oneAtATime)
 struct SessionStateTransitionTests {
     static let allowed: Set<[StreamSessionState]> = [
         [.stopped, .waitingForDevice], [.stopped, .starting],

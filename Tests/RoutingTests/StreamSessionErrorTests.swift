@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Stream session errors (seed 000 §5.6)")
+@Suite("Stream session errors (seed 000 §5.6)", .oneAtATime)
 struct StreamSessionErrorTests {
     static let messages: [(StreamSessionError, String)] = [
         (.internalError("x"), "An internal error occurred. Please try again."),

@@ -1,7 +1,8 @@
 import Routing
+import TestKit
 import Testing
 
-@Suite("Switching policy and hysteresis")
+@Suite("Switching policy and hysteresis", .oneAtATime)
 struct SwitchingPolicyTests {
     static let tuning = RestoreTimer.Tuning(grace: .seconds(5), maximumGrace: .seconds(60), flapWindow: .seconds(30))
 

@@ -5,7 +5,7 @@ import Routing
 import Testing
 import TestKit
 
-@Suite("Device profiles")
+@Suite("Device profiles", .oneAtATime)
 struct ProfileTests {
     @Test("every bundled profile loads", arguments: [
         "ray-ban-meta-gen-1", "ray-ban-meta-gen-2", "oakley-meta-hstn", "bose-frames", "pi-glasses", "generic-hfp-headset",

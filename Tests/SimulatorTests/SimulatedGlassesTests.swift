@@ -14,7 +14,7 @@ enum Fixtures {
     }
 }
 
-@Suite("Simulated glasses: the device model")
+@Suite("Simulated glasses: the device model", .oneAtATime)
 struct SimulatedGlassesTests {
     @Test("out of the box the glasses are off and folded; power, unfold, don brings up the link")
     func lifecycle() throws {
@@ -77,7 +77,7 @@ struct SimulatedGlassesTests {
     }
 }
 
-@Suite("Simulated backend: streams on a sample clock")
+@Suite("Simulated backend: streams on a sample clock", .oneAtATime)
 struct SimulatedBackendTests {
     /// Glasses paired, powered, unfolded and worn, switched to voice; time advanced past the switch.
     func readyBackend(mic: [Float]) throws -> (SimulatedBackend, DeviceIdentifier) {

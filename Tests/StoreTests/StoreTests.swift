@@ -1,9 +1,10 @@
 import Foundation
 import Store
+import TestKit
 import Testing
 
 /// The store on a real SQLite file in a temporary folder.
-@Suite("Store")
+@Suite("Store", .oneAtATime)
 struct StoreTests {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
 

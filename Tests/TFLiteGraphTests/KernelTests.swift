@@ -1,7 +1,8 @@
+import TestKit
 import Testing
 @testable import TFLiteGraph
 
-@Suite("TFLiteGraph kernels against direct definitions")
+@Suite("TFLiteGraph kernels against direct definitions", .oneAtATime)
 struct KernelTests {
     /// A direct NHWC convolution, the definition the im2col + BLAS path must reproduce.
     static func directConvolution(_ input: Tensor, _ filter: Tensor, _ bias: [Float], _ p: Conv2DParameters) -> Tensor {

@@ -1,7 +1,8 @@
+import TestKit
 import Testing
 @testable import TFLiteGraph
 
-@Suite("TFLiteGraph: bad model files are rejected, naming the file and the problem")
+@Suite("TFLiteGraph: bad model files are rejected, naming the file and the problem", .oneAtATime)
 struct ModelFileErrorTests {
     @Test(arguments: [8, 100, 50_000, 600_000])
     func truncatedFile(keeping length: Int) throws {

@@ -1,7 +1,8 @@
+import TestKit
 import Testing
 @testable import TFLiteGraph
 
-@Suite("TFLiteGraph streaming runs equal full runs")
+@Suite("TFLiteGraph streaming runs equal full runs", .oneAtATime)
 struct StreamingRunTests {
     /// 76 × 32 "mel frames" of a signal that moves with time, window `k` starting at frame 8k.
     static func window(_ k: Int, frames: [Float]) -> Tensor {

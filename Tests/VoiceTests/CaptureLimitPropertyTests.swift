@@ -1,5 +1,7 @@
+import AudioCore
 import Foundation
 import Speech
+import TestKit
 import Testing
 import Voice
 import WakeRuntime  // SeededGenerator: every seed gives the same audio and wakes
@@ -8,7 +10,7 @@ import WakeRuntime  // SeededGenerator: every seed gives the same audio and wake
 /// command starts, the command limit when one does, counted from the wake that opened it. The
 /// mic audio and the wake engine's firings are random (seeded): speech-like sounds, babble,
 /// hum, noise, silence and a looping clip, fed in chunks of random size.
-@Suite("Command capture limits, over random mic audio")
+@Suite("Command capture limits, over random mic audio", .oneAtATime)
 struct CaptureLimitPropertyTests {
     static let endpointer = EndpointerConfiguration()
     /// How late an end may be reported: the chunk it completed in (at most 0.2 s) and a frame.
@@ -47,9 +49,9 @@ struct CaptureLimitPropertyTests {
                 if open == nil { open = detection }
             case .command(let wake, let segment):
                 #expect(wake == open, "a command reported for another wake than the one that opened it")
-                #expect(segment.end - segment.start <= Self.endpointer.maximumSeconds + 0.011, "a \(segment.end - segment.start) s command")
-                #expect(segment.start >= wake.time - 1e-9)
-                #expect(segment.end <= wake.time + limit + 0.011)
+                #expect(segment.end.seconds - segment.start.seconds <= Self.endpointer.maximumSeconds + 0.011, "a \(segment.end.seconds - segment.start.seconds) s command")
+                #expect(segment.start.seconds >= wake.time - 1e-9)
+                #expect(segment.end.seconds <= wake.time + limit + 0.011)
                 ends.append(segment.reason.rawValue)
                 open = nil
             case .noCommand(let wake):

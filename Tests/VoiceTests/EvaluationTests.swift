@@ -1,7 +1,8 @@
+import TestKit
 import Testing
 import Voice
 
-@Suite("Evaluation figures")
+@Suite("Evaluation figures", .oneAtATime)
 struct EvaluationTests {
     @Test func vadScores() {
         var score = VADScore()

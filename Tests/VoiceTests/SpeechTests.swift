@@ -1,9 +1,10 @@
-import Testing
 import AudioCore
 @testable import Speech
 import Synchronization
+import TestKit
+import Testing
 
-@Suite("espeak-ng synthesis", .serialized)
+@Suite("espeak-ng synthesis", .oneAtATime)
 struct SpeechTests {
     @Test func speaksAtNativeRate() throws {
         let buffer = try EspeakSynthesizer.synthesize("hello there", voice: EspeakVoice(name: "en-us"))

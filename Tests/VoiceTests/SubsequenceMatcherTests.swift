@@ -1,8 +1,9 @@
 import Foundation
+import TestKit
 import Testing
 @testable import Voice
 
-@Suite("Subsequence DTW matcher")
+@Suite("Subsequence DTW matcher", .oneAtATime)
 struct SubsequenceMatcherTests {
     /// A unit-length 40-band frame from a seed (deterministic).
     private static func frame(_ seed: Int) -> [Float] {

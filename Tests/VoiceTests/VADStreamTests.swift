@@ -6,7 +6,7 @@ import TestKit
 
 /// VAD fed a piece at a time decides exactly as VAD over the whole buffer, at any piece size,
 /// rate and channel count (issue 12, class 5: long files are read in chunks).
-@Suite("Voice activity detection, streamed")
+@Suite("Voice activity detection, streamed", .oneAtATime)
 struct VADStreamTests {
     @Test("pieces of any size give the whole-buffer segments", arguments: [
         (16000, 1, 160), (16000, 1, 32768), (48000, 2, 1000), (44100, 1, 4410),

@@ -1,9 +1,10 @@
-import Testing
 import AudioCore
 import Speech
+import TestKit
+import Testing
 @testable import Voice
 
-@Suite("Voice activity detection")
+@Suite("Voice activity detection", .oneAtATime)
 struct VADTests {
     @Test func findsSpeechInSpeech() throws {
         let speech = try VoiceTestSignals.speech(

@@ -1,7 +1,8 @@
+import TestKit
 import Testing
 import Voice
 
-@Suite("VoicePipeline drives any WakeWordScorer")
+@Suite("VoicePipeline drives any WakeWordScorer", .oneAtATime)
 struct WakeWordScorerTests {
     /// Records what the pipeline hands over and reports a detection at a chosen step.
     final class RecordingScorer: WakeWordScorer {

@@ -1,12 +1,13 @@
-import Foundation
-import Testing
 import AudioCore
+import Foundation
 import Speech
+import TestKit
+import Testing
 import Voice
 import VoiceTraining
 import WakeRuntime
 
-@Suite("Wake word from text", .serialized)
+@Suite("Wake word from text", .oneAtATime, .serialized)
 struct WakeWordTests {
     /// `text` by `voice` between quiet noise, as a stream would carry it.
     func utterance(_ text: String, voice: EspeakVoice = VoiceTestSignals.otherVoice) throws -> AudioBuffer {

@@ -8,7 +8,7 @@ import WyomingServer
 /// Clients that declare big payloads, send most of them and close: the server's own
 /// accounting stays under its budget while they send, and returns to zero once they are gone.
 /// Real TCP connections on loopback to a real server.
-@Suite("Wyoming buffer budget")
+@Suite("Wyoming buffer budget", .oneAtATime)
 struct WyomingBufferBudgetTests {
     /// A raw TCP client (POSIX sockets: what a hostile client would use).
     final class RawClient {

@@ -1,12 +1,13 @@
 import Assistant
 import AudioCore
 import Synchronization
+import TestKit
 import Testing
 import Wyoming
 @testable import WyomingServer
 
 /// The satellite link without a network: a client whose `send` records what it got.
-@Suite("Wyoming satellite link")
+@Suite("Wyoming satellite link", .oneAtATime)
 struct WyomingSatelliteLinkTests {
     final class Sent: Sendable {
         let events = Mutex<[WyomingEvent]>([])

@@ -8,7 +8,7 @@ import WakeRuntime
 import Wyoming
 import WyomingServer
 
-@Suite("Wyoming server with the real Python wyoming package", .serialized)
+@Suite("Wyoming server with the real Python wyoming package", .oneAtATime, .serialized)
 struct WyomingServerTests {
     /// The command, with the time Home Assistant has to answer (the assistant's reply timeout).
     private func command(timeLimit: Duration? = nil) throws -> Utterance {

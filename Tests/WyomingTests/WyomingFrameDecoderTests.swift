@@ -1,7 +1,8 @@
+import TestKit
 import Testing
 import Wyoming
 
-@Suite("Wyoming frame decoder")
+@Suite("Wyoming frame decoder", .oneAtATime)
 struct WyomingFrameDecoderTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 

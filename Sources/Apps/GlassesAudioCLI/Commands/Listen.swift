@@ -176,7 +176,7 @@ struct Listen: AsyncParsableCommand {
                     speech: SpeechSettings(voice: voice),  // as prepared above
                     echoCancellation: !noEchoCancel, earconSounds: try earconSounds(), echoCanceller: echoCanceller),
                 voiceStage: try voiceStage(engine: engine))
-            wakeCanceller = try assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
+            wakeCanceller = try await assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
         } catch {
             await routes.shutdown()
             try? await session.closeAndReport()
