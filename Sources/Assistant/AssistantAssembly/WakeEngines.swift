@@ -92,7 +92,7 @@ public final class WakeEngines: Sendable {
                     progress?(share)
                 }
                 do {
-                    let made: Prepared = try await WakePreparationProgress.$report.withValue(report) {
+                    let made: Prepared = try await WakePreparationProgress.$reporter.withValue(WakeProgressReporter(report)) {
                         try await DedicatedThreadExecutor.run(named: "wake engine: \(phrase)") { [prepare] in
                             (choice: choice, engine: try prepare(choice, phrase))
                         }
