@@ -9,7 +9,7 @@ public enum WakePreparationProgress {
     @TaskLocal public static var reporter: WakeProgressReporter?
 
     /// The report bound now, if any.
-    static var report: (@Sendable (Double) -> Void)? { reporter?.send }
+    public static var report: (@Sendable (Double) -> Void)? { reporter?.send }
 
     /// Reports `done` of `total` steps, when someone listens.
     static func step(_ done: Int, of total: Int) {
