@@ -136,15 +136,12 @@ final class PulseContext: @unchecked Sendable {
         let request = Collector<PulseEndpointInfo>()
         return try await request.run(self) { context, userdata in
             pa_context_get_sink_info_list(context, { _, info, eol, userdata in
-                let request = Unmanaged<Collector<PulseEndpointInfo>>.fromOpaque(userdata!).takeUnretainedValue()
-                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
-                request.items.append(PulseEndpointInfo(
-                    index: info.index, name: String(cString: info.name),
-                    description: info.description.map { String(cString: $0) } ?? "",
-                    rate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
-                    properties: PulseProperties.dictionary(info.proplist),
-                    running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED,
-                    isMonitor: false, card: info.card))
+                Collector<PulseEndpointInfo>.receive(userdata, info, eol) { info in
+                    PulseEndpointInfo(
+                        index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec,
+                        proplist: info.proplist, running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED,
+                        isMonitor: false, card: info.card)
+                }
             }, userdata)
         }
     }
@@ -153,15 +150,12 @@ final class PulseContext: @unchecked Sendable {
         let request = Collector<PulseEndpointInfo>()
         return try await request.run(self) { context, userdata in
             pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                let request = Unmanaged<Collector<PulseEndpointInfo>>.fromOpaque(userdata!).takeUnretainedValue()
-                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
-                request.items.append(PulseEndpointInfo(
-                    index: info.index, name: String(cString: info.name),
-                    description: info.description.map { String(cString: $0) } ?? "",
-                    rate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
-                    properties: PulseProperties.dictionary(info.proplist),
-                    running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
-                    isMonitor: info.monitor_of_sink != UInt32.max, card: info.card))
+                Collector<PulseEndpointInfo>.receive(userdata, info, eol) { info in
+                    PulseEndpointInfo(
+                        index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec,
+                        proplist: info.proplist, running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
+                        isMonitor: info.monitor_of_sink != UInt32.max, card: info.card)
+                }
             }, userdata)
         }
     }
@@ -276,6 +270,14 @@ final class Collector<Item>: @unchecked Sendable {
     var operation = "query"
     private var continuation: CheckedContinuation<[Item], any Error>?
     private weak var owner: PulseContext?
+
+    /// One reply of a list query, in libpulse's callback: `info` mapped by `make` and kept, or
+    /// the end of the list (an error when `eol` is negative).
+    static func receive<Info>(_ userdata: UnsafeMutableRawPointer?, _ info: UnsafePointer<Info>?, _ eol: Int32, _ make: (Info) -> Item) {
+        let request = Unmanaged<Collector<Item>>.fromOpaque(userdata!).takeUnretainedValue()
+        guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
+        request.items.append(make(info))
+    }
 
     func run(
         _ owner: PulseContext, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
@@ -453,5 +455,18 @@ enum PulseStreamBindings {
         pa_stream_set_state_callback(stream, nil, nil)
         if state(stream) == .ready || state(stream) == .creating { pa_stream_disconnect(stream) }
         pa_stream_unref(stream)
+    }
+}
+
+extension PulseEndpointInfo {
+    /// From the fields libpulse's sink and source infos share.
+    init(
+        index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, sampleSpec: pa_sample_spec,
+        proplist: OpaquePointer?, running: Bool, suspended: Bool, isMonitor: Bool, card: UInt32
+    ) {
+        self.init(
+            index: index, name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
+            rate: Int(sampleSpec.rate), channels: Int(sampleSpec.channels), properties: PulseProperties.dictionary(proplist),
+            running: running, suspended: suspended, isMonitor: isMonitor, card: card)
     }
 }
