@@ -191,7 +191,6 @@ struct RoundTripTests {
         defer { trip.rig.close() }
         let (rig, routes) = (trip.rig, trip.routes)
         rig.emulator.audio.clearSpeakers()
-        var interruption: Task<Void, any Error>?
         // The test's wake model is templates only (no classifier: it takes too long to train
         // here), and over CVSD it scores a clean "hey glasses" barely above its default
         // threshold; a reply 20 dB down on top takes it under. A more sensitive setting, as a
@@ -208,18 +207,21 @@ struct RoundTripTests {
         // "Half a second into the reply" counts from the reply's first sound at the speaker,
         // not from `replyStarted`: on a busy machine synthesis and the stream's start lag the
         // event, and a phrase said then lands before the reply is heard (no talk-over at all).
-        let events = await RoundTripRig.run(assistant) { event in
-            guard event.type == .replyStarted, interruption == nil else { return }
-            interruption = Task {
-                while !Self.hasSound(rig.emulator.audio.voiceSpeaker()) { try await Task.sleep(for: .milliseconds(10)) }
-                try rig.emulator.audio.setMic(interruptingPhrase, loop: false)
-            }
+        // The emulator cues it on its voice link's thread, at the reply's first sound: a test
+        // task polling the speaker could itself be held up on a busy machine (a CI run's
+        // barge-in test heard no wake at all during the reply).
+        var cued = false
+        let events = try await RoundTripRig.run(assistant) { event in
+            guard event.type == .replyStarted, !cued else { return }
+            try rig.emulator.audio.talkOverTheNextReply(interruptingPhrase)
+            cued = true
         }
-        interruption?.cancel()
+        let phraseWasSaid = !rig.emulator.audio.isWaitingToTalkOver
         await trip.finish()
         let log = events.map { "\($0.type) \($0.text ?? "") \($0.score.map { String(format: "%.2f", $0) } ?? "")" }
         let kinds = events.types
         let firstReply = try #require(kinds.firstIndex(of: .replyStarted), "\(log)")
+        try #require(phraseWasSaid, "the reply never sounded at the speaker: \(log)")
         let barge = try #require(kinds.firstIndex(of: .bargeIn), "no barge-in: \(log)")
         #expect(firstReply < barge)
         #expect(events[firstReply].text == "Your glasses are at 80 percent. They will last about three more hours of listening.", "\(log)")
@@ -229,11 +231,6 @@ struct RoundTripTests {
         #expect(after.contains(.commandCaptured) && after.contains(.transcript), "\(log)")
         #expect(events.last { $0.type == .replyFinished }?.text == nil, "\(log)")
         #expect(try rig.pulse.pactlChecked(["list", "short", "sink-inputs"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-    }
-
-    /// Whether a speaker recording has begun to sound: 20 ms above -30 dBFS.
-    static func hasSound(_ played: AudioBuffer) -> Bool {
-        played.samples.lazy.filter { abs($0) > 0.03 }.count >= played.format.sampleRate / 50
     }
 
     @Test("ten round trips in a row: at most two profile switches, no leaked streams, the same answers")

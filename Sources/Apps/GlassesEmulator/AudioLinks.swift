@@ -11,6 +11,16 @@ public final class EmulatedAudio: Sendable {
         var mediaSpeaker: [Float] = []
         var mediaFormat = (rate: 44100, channels: 2)
         var echo: EchoPath?
+        var talkOver: TalkOver?
+    }
+
+    /// A phrase waiting for the voice link's speaker to sound: the user talking over a reply.
+    private struct TalkOver {
+        let signal: AudioBuffer
+        var loudSamples = 0
+        /// 20 ms at 8 kHz above −30 dBFS: the reply has begun to sound.
+        static let soundAfter = 160
+        static let loud: Float = 0.03
     }
 
     private let state: Mutex<State>
@@ -22,6 +32,18 @@ public final class EmulatedAudio: Sendable {
         let voice = try Resampler.resample(ChannelMixer.mixdownToMono(buffer), to: 8000)
         state.withLock { $0.mic = MicFeed(signal: voice, mode: loop ? .loop : .once) }
     }
+
+    /// The user talks over the reply: the mic says `buffer` once (resampled to the voice link's
+    /// 8 kHz, mono), starting as soon as the voice link's speaker has played 20 ms of sound
+    /// above −30 dBFS. It is cued on the link's own thread, at the packet that carried the
+    /// sound, so a busy process cannot move the phrase later into (or past) the reply.
+    public func talkOverTheNextReply(_ buffer: AudioBuffer) throws {
+        let voice = try Resampler.resample(ChannelMixer.mixdownToMono(buffer), to: 8000)
+        state.withLock { $0.talkOver = TalkOver(signal: voice) }
+    }
+
+    /// Whether a phrase given to `talkOverTheNextReply` is still waiting for the reply's sound.
+    public var isWaitingToTalkOver: Bool { state.withLock { $0.talkOver != nil } }
 
     func readMic(_ count: Int) -> [Float] {
         state.withLock { state in
@@ -47,6 +69,15 @@ public final class EmulatedAudio: Sendable {
         state.withLock {
             Self.append(samples, to: &$0.voiceSpeaker, limit: Self.speakerSeconds * 8000)
             $0.echo?.played(samples)
+            if var cue = $0.talkOver {
+                cue.loudSamples += samples.lazy.filter { abs($0) > TalkOver.loud }.count
+                if cue.loudSamples >= TalkOver.soundAfter {
+                    $0.mic = MicFeed(signal: cue.signal, mode: .once)
+                    $0.talkOver = nil
+                } else {
+                    $0.talkOver = cue
+                }
+            }
         }
     }
 
