@@ -26,7 +26,7 @@ struct AssistantTests {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true))
         #expect(machine.handle(.trigger(skipWake: false), at: .zero) == [.openRoute])
         #expect(types(machine.handle(.routeReady(route), at: .milliseconds(5))) == ["routeReady", "listening", "scheduleTick"])
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick", "openLiveCommand"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
         #expect(captured.contains(.handOver(segment, timeLimit: Assistant.Configuration().replyTimeout)))
         #expect(machine.phase == .thinking)
@@ -51,14 +51,14 @@ struct AssistantTests {
         var machine = Assistant(configuration: .init(policy: .mediaFirst, once: true, earcons: true))
         _ = machine.handle(.trigger(skipWake: false), at: .zero)
         _ = machine.handle(.routeReady(route), at: .zero)
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "playEarcon", "scheduleTick"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "playEarcon", "scheduleTick", "openLiveCommand"])
         let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
         #expect(Array(types(captured).prefix(3)) == ["commandCaptured", "playEarcon", "handOver"])
         #expect(captured.contains(.playEarcon(.done)))
         var quiet = Assistant(configuration: .init(policy: .mediaFirst, once: true))
         _ = quiet.handle(.trigger(skipWake: false), at: .zero)
         _ = quiet.handle(.routeReady(route), at: .zero)
-        #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick"])
+        #expect(types(quiet.handle(.voice(.wake(wake)), at: .seconds(1))) == ["wake", "scheduleTick", "openLiveCommand"])
     }
 
     @Test("mediaFirst: a trigger with no wake word lets the route go after the listen timeout")
@@ -101,7 +101,7 @@ struct AssistantTests {
         #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(4500))) == ["selfWakeIgnored"])
         #expect(machine.phase == .listening)
         // Past the window, the wake phrase is the user's.
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(6))) == ["wake", "scheduleTick"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(6))) == ["wake", "scheduleTick", "openLiveCommand"])
         #expect(machine.phase == .capturing)
     }
 
@@ -114,7 +114,7 @@ struct AssistantTests {
         _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
         _ = machine.handle(.reply(heard: "what is your name", answer: "I am Glasses. Say hey glasses to wake me."), at: .seconds(2))
         let barge = machine.handle(.voice(.wake(wake)), at: .seconds(3))
-        #expect(types(barge) == ["cancelSpeech", "bargeIn", "scheduleTick"])
+        #expect(types(barge) == ["cancelSpeech", "bargeIn", "scheduleTick", "openLiveCommand"])
         #expect(machine.phase == .capturing)
         // The cancelled reply's own end is no longer news.
         #expect(machine.handle(.replyFinished(interrupted: true), at: .seconds(3)).isEmpty)
@@ -127,7 +127,7 @@ struct AssistantTests {
         _ = machine.handle(.routeReady(route), at: .zero)
         _ = machine.handle(.voice(.wake(wake)), at: .seconds(1))
         let lost = machine.handle(.routeFailed(.deviceNotConnected("C0:FF:EE:00:00:02")), at: .seconds(2))
-        #expect(types(lost) == ["error"])
+        #expect(types(lost) == ["closeLiveCommand", "error"])
         #expect(machine.phase == .idle)
         #expect(machine.handle(.trigger(skipWake: false), at: .seconds(5)) == [.openRoute])
     }
@@ -202,9 +202,9 @@ struct AssistantTests {
         }
         #expect(machine.handle(.tick, at: .seconds(24)).isEmpty)
         #expect(machine.phase == .capturing)
-        #expect(types(machine.handle(.tick, at: .seconds(25))) == ["noCommand", "listening"])
+        #expect(types(machine.handle(.tick, at: .seconds(25))) == ["closeLiveCommand", "noCommand", "listening"])
         #expect(machine.phase == .listening)
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(26))) == ["wake", "scheduleTick"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(26))) == ["wake", "scheduleTick", "openLiveCommand"])
     }
 
     @Test("the default capture limit is the default endpointer's no-speech timeout and command limit, and a second")
@@ -258,7 +258,7 @@ struct AssistantTests {
         _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(2))
         _ = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(2))
         #expect(machine.handle(.playedWake(keyword: "hey glasses"), at: .seconds(3)).isEmpty)
-        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(3500))) == ["cancelSpeech", "bargeIn", "scheduleTick"])
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .milliseconds(3500))) == ["cancelSpeech", "bargeIn", "scheduleTick", "openLiveCommand"])
     }
 
     @Test("one reply timeout: the backend is given the deadline, and its own 'time is up' ends the wait as the tick does")
@@ -286,6 +286,29 @@ struct AssistantTests {
         let failed = machine.handle(.replyFailed(.failed(backend: "x", reason: "refused")), at: .seconds(3))
         #expect(types(failed) == ["error", "replyStarted", "speak"])
         #expect(failed.contains(.speak("Sorry, I could not get an answer.")))
+    }
+
+    @Test("a live command opens with each capture; it closes when the capture ends without a command, never after the hand-over")
+    func liveCommandFollowsTheCapture() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        // No speech after the wake word: closed before the round trip moves on.
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(1))).last == "openLiveCommand")
+        #expect(types(machine.handle(.voice(.noCommand(wake: wake)), at: .seconds(9))) == ["closeLiveCommand", "noCommand", "listening"])
+        // A command: handed over, not closed (the backend's answer ends its stream).
+        #expect(types(machine.handle(.voice(.wake(wake)), at: .seconds(10))).last == "openLiveCommand")
+        let captured = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(12))
+        #expect(!captured.contains(.closeLiveCommand) && captured.contains(.handOver(segment, timeLimit: Assistant.Configuration().replyTimeout)))
+        _ = machine.handle(.reply(heard: "stop", answer: ""), at: .seconds(13))
+        // Push-to-talk opens one too; sleep in the middle of the capture closes it first.
+        #expect(types(machine.handle(.trigger(skipWake: true), at: .seconds(14))) == ["startCommand", "commandStarted", "scheduleTick", "openLiveCommand"])
+        #expect(types(machine.handle(.sleep, at: .seconds(15))) == ["closeLiveCommand", "releaseRoute", "asleep"])
+        // A lost route in the middle of the capture closes it too.
+        _ = machine.handle(.wake, at: .seconds(16))
+        _ = machine.handle(.routeReady(route), at: .seconds(16))
+        _ = machine.handle(.voice(.wake(wake)), at: .seconds(17))
+        #expect(types(machine.handle(.routeFailed(.deviceNotConnected("C0:FF:EE:00:00:02")), at: .seconds(18))).first == "closeLiveCommand")
     }
 
     @Test("events carry Durations and encode seconds, as the JSON always had")

@@ -55,6 +55,13 @@ extension DaemonSuites {
             #expect(result["audio_format"] as? [String: Int] == ["rate": 16000, "width": 2, "channels": 1])
             #expect((result["audio_seconds"] as? Double ?? 0) > 0.3)
             #expect(result["bad_chunks"] == nil)
+            // Streamed as it was spoken: the voice events among the audio, as they happened (the
+            // quiet after the command went out after voice-stopped, until the command ended).
+            let events = try #require(result["events"] as? [String])
+            #expect(Array(events.prefix(3)) == ["detection", "run-pipeline", "audio-start"], "\(events)")
+            let stoppedAt = try #require(events.firstIndex(of: "voice-stopped"), "\(events)")
+            #expect(events.firstIndex(of: "audio-stop").map { $0 > stoppedAt } == true, "\(events)")
+            #expect((result["chunks_after_voice_stopped"] as? Int ?? 0) > 0, "\(result)")
             // HA's TTS (1 s of a 440 Hz tone at 22050 Hz) reached the simulated speaker.
             let played = try AudioFileReader.read(speaker)
             #expect(played.duration >= 1.0, "speaker had \(played.duration) s")

@@ -65,6 +65,73 @@ struct WyomingServerTests {
         }
     }
 
+    /// Feeds `samples` to a live command in 20 ms pieces, as the mic's frames come.
+    private func speak(_ samples: ArraySlice<Float>, to live: any LiveCommand) {
+        var start = samples.startIndex
+        while start < samples.endIndex {
+            let end = min(samples.endIndex, start + 320)
+            live.audio(Array(samples[start..<end]))
+            start = end
+        }
+    }
+
+    @Test("a command streamed as it is spoken: Home Assistant has the audio before the command ends, the voice events as they happen, and answers")
+    func liveCommandStreamsAsItIsSpoken() async throws {
+        let server = try await WyomingTestServer.start()
+        try await withTeardown({ await server.stop() }) {
+            let ha = try await homeAssistant(server)
+            let backend = WyomingSatelliteBackend(link: server.server.satellite)
+            let utterance = try command()
+            let samples = utterance.audio.samples
+            let live = try #require(await backend.openLiveCommand(LiveCommandStart(wakeWord: "hey glasses")))
+            speak(samples[..<(samples.count / 2)], to: live)
+            // Half the command is said; Home Assistant already has its first audio.
+            #expect(try await offCooperativePool { ha.waitForOutput("first-chunk") }, "\(ha.stdoutSoFar)")
+            live.speech(started: true)
+            speak(samples[(samples.count / 2)...], to: live)
+            live.speech(started: false)
+            let reply = try await backend.respond(to: utterance)
+            #expect(reply.heard == "what time is it")
+            #expect(reply.answer == "It is noon.")
+            #expect(reply.audio?.frameCount == 11025)
+            await backend.replyPlayed(reply)
+
+            let summary = try await WyomingTestServer.finish(ha)
+            let events = try #require(summary["events"] as? [String])
+            #expect(events == ["detection", "run-pipeline", "audio-start", "voice-started", "voice-stopped", "audio-stop", "played"])
+            #expect(summary["audio_seconds"] as? Double == Double(samples.count) / 16000)
+            #expect(summary["bad_chunks"] == nil)
+            #expect(summary["audio_format"] as? [String: Int] == ["rate": 16000, "width": 2, "channels": 1])
+            #expect((summary["run_pipeline"] as? [String: Any])?["wake_word_name"] as? String == "hey_glasses")
+        }
+    }
+
+    @Test("a streamed capture that ends without a command is closed: Home Assistant's late answer is dropped, the next command goes through")
+    func closedLiveCommandFreesTheLink() async throws {
+        let server = try await WyomingTestServer.start()
+        try await withTeardown({ await server.stop() }) {
+            let ha = try await homeAssistant(server)
+            let backend = WyomingSatelliteBackend(link: server.server.satellite)
+            let utterance = try command()
+            // Push-to-talk with speech already under way, then nothing the voice stage calls a command.
+            let live = try #require(await backend.openLiveCommand(LiveCommandStart(wakeWord: "trigger", speechUnderWay: true)))
+            speak(utterance.audio.samples[..<16000], to: live)
+            await live.close()
+            await live.close()  // a second close does nothing
+            // The next command, whole: answered, as if the closed one had never been.
+            let reply = try await backend.respond(to: utterance)
+            #expect(reply.heard == "what time is it")
+            await backend.replyPlayed(reply)
+
+            let summary = try await WyomingTestServer.finish(ha)
+            let events = try #require(summary["events"] as? [String])
+            #expect(Array(events.prefix(5)) == ["detection", "run-pipeline", "audio-start", "voice-started", "audio-stop"])
+            #expect(events.last == "played")
+            #expect(events.filter { $0 == "run-pipeline" }.count == 2)
+            #expect(summary["audio_seconds"] as? Double == Double(utterance.audio.frameCount) / 16000)
+        }
+    }
+
     @Test func pipelineErrorFromHomeAssistantFailsTheCommand() async throws {
         let server = try await WyomingTestServer.start(wake: false)
         try await withTeardown({ await server.stop() }) {

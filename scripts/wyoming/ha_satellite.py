@@ -84,6 +84,7 @@ async def main() -> int:
 
     ping_task = asyncio.create_task(pinger())
     audio = bytearray()
+    voice_stopped = False  # this run's voice-stopped came: chunks after it were streamed live
     try:
         async with asyncio.timeout(args.timeout):
             while True:
@@ -113,9 +114,15 @@ async def main() -> int:
                     if (chunk.rate, chunk.width, chunk.channels) != (16000, 2, 1):
                         summary.setdefault("bad_chunks", 0)
                         summary["bad_chunks"] += 1
+                    if voice_stopped:
+                        summary["chunks_after_voice_stopped"] = summary.get("chunks_after_voice_stopped", 0) + 1
+                    if not audio:
+                        print("first-chunk", flush=True)  # a satellite streaming live: the test goes on speaking
                     audio.extend(chunk.audio)
                 elif AudioStop.is_type(event.type):
                     summary["audio_seconds"] = len(audio) / 2 / 16000
+                    audio = bytearray()
+                    voice_stopped = False
                     if args.no_answer:
                         continue
                     if args.no_tts:
@@ -134,8 +141,8 @@ async def main() -> int:
                 elif Played.is_type(event.type):
                     summary["played"] = True
                     break
-                elif VoiceStarted.is_type(event.type) or VoiceStopped.is_type(event.type):
-                    pass
+                elif VoiceStopped.is_type(event.type):
+                    voice_stopped = True
     except TimeoutError:
         summary["timed_out"] = True
     ping_task.cancel()

@@ -141,7 +141,7 @@ public struct Assistant: Sendable {
     private mutating func startCapture(_ out: inout [AssistantAction]) {
         phase = .capturing
         captureDeadline = now + configuration.captureLimit
-        out.append(.scheduleTick(at: now + configuration.captureLimit))
+        out += [.scheduleTick(at: now + configuration.captureLimit), .openLiveCommand]
     }
 
     private mutating func routeReady(_ route: SessionRoute, _ out: inout [AssistantAction]) {
@@ -162,6 +162,7 @@ public struct Assistant: Sendable {
 
     private mutating func routeFailed(_ error: StreamSessionError, _ out: inout [AssistantAction]) {
         guard phase != .asleep, phase != .idle else { return }
+        if phase == .capturing { out.append(.closeLiveCommand) }
         if phase == .speaking { out.append(cancelSpeech()) }
         if phase == .thinking { out.append(.cancelHandOver) }
         replyDeadline = nil
@@ -202,7 +203,7 @@ public struct Assistant: Sendable {
             ]
         case .noCommand:
             guard phase == .capturing else { return }
-            out += [emit(.noCommand)] + earcon(.done)
+            out += [.closeLiveCommand, emit(.noCommand)] + earcon(.done)
             afterRoundTrip(&out)
         }
     }
@@ -302,7 +303,7 @@ public struct Assistant: Sendable {
         }
         if phase == .capturing, let deadline = captureDeadline, now >= deadline {
             captureDeadline = nil
-            out += [emit(.noCommand, text: "the command capture reached its limit")] + earcon(.done)
+            out += [.closeLiveCommand, emit(.noCommand, text: "the command capture reached its limit")] + earcon(.done)
             afterRoundTrip(&out)
             return
         }
@@ -316,7 +317,8 @@ public struct Assistant: Sendable {
         case .opening: out.append(.cancelOpening)
         case .thinking: out += [.cancelHandOver, .releaseRoute]
         case .speaking: out += [cancelSpeech(), .releaseRoute]
-        case .listening, .capturing: out.append(.releaseRoute)
+        case .listening: out.append(.releaseRoute)
+        case .capturing: out += [.closeLiveCommand, .releaseRoute]
         case .idle, .asleep: break
         }
         replyDeadline = nil

@@ -11,6 +11,11 @@ public enum AssistantAction: Sendable, Equatable {
     case cancelOpening
     /// Start capturing a command now (push-to-talk: no wake word).
     case startCommand
+    /// A command's capture opened: a backend that takes commands as they are spoken gets the
+    /// mic from here on (``AssistantBackend/openLiveCommand(_:)``).
+    case openLiveCommand
+    /// The capture ended without a command: a live command still open ends unanswered.
+    case closeLiveCommand
     /// Give the captured command to the assistant backend, which has `timeLimit` to answer
     /// (the machine's reply timeout: its ``Assistant/replyDeadline`` is that far from the
     /// hand-over, whenever the owner gets to carry it out).

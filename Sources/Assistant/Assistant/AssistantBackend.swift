@@ -47,8 +47,14 @@ public protocol AssistantBackend: Sendable {
     func respond(to utterance: Utterance) async throws -> AssistantReply
     /// The reply has been played to the end (Wyoming sends `played`). Default: nothing.
     func replyPlayed(_ reply: AssistantReply) async
+    /// A command's capture opens (the wake word or a trigger). A backend that takes the
+    /// command as it is spoken returns where the mic's audio goes from now on, and its
+    /// `respond(to:)` for this command ends that stream and waits for the reply instead of
+    /// sending the audio again. Default: nil, the command comes whole to `respond(to:)`.
+    func openLiveCommand(_ start: LiveCommandStart) async -> (any LiveCommand)?
 }
 
 extension AssistantBackend {
     public func replyPlayed(_ reply: AssistantReply) async {}
+    public func openLiveCommand(_ start: LiveCommandStart) async -> (any LiveCommand)? { nil }
 }

@@ -110,6 +110,10 @@ public actor AssistantService: Service {
     private var playedResampler: Resampler?
     private var history = CaptureHistory()
     private var wakeWord = "trigger"
+    /// The voice stage hears speech now (between its speech start and end).
+    private var speechUnderWay = false
+    /// The command being captured, as a live backend takes it (nil for the others).
+    private var live: (any LiveCommand)?
     private var linkRate: Int?
     private var opening: Task<Void, Never>?
     private var reader: Task<Void, Never>?
@@ -254,6 +258,12 @@ public actor AssistantService: Service {
         case .startCommand:
             wakeWord = "trigger"
             for event in pipeline?.trigger() ?? [] { await handle(.voice(event)) }
+        case .openLiveCommand:
+            await live?.close()
+            live = await backend.openLiveCommand(LiveCommandStart(wakeWord: wakeWord, linkRate: linkRate, speechUnderWay: speechUnderWay))
+        case .closeLiveCommand:
+            await live?.close()
+            live = nil
         case .handOver(let segment, let timeLimit): handOver(segment, timeLimit: timeLimit)
         case .speak(let text): play(speech(text, settings: voice()))
         case .playAudio(let audio): play(AsyncThrowingStream { $0.yield(audio); $0.finish() })
@@ -267,6 +277,7 @@ public actor AssistantService: Service {
                 event.echoReduction = echo?.takeReduction()
                 if let delay = echo?.estimatedDelay { logger.debug("echo path: \(delay.median) ms from writing to the speaker to hearing it (σ \(delay.deviation) ms)") }
             }
+            if event.type == .speechStarted || event.type == .speechStopped { live?.speech(started: event.type == .speechStarted) }
             logger.info("\(event.type.rawValue)\(event.text.map { ": \($0)" } ?? "")")
             observers.yield(event)
         case .scheduleTick(let at):
@@ -365,6 +376,9 @@ public actor AssistantService: Service {
     }
 
     private func releaseRoute() async {
+        await live?.close()
+        live = nil
+        speechUnderWay = false
         reader?.cancel()
         reader = nil
         speaking?.cancel()
@@ -398,7 +412,10 @@ public actor AssistantService: Service {
         let samples = echo?.process(mic) ?? mic
         let wakeInput = wakeEcho?.process(mic)
         history.append(samples)
+        live?.audio(samples)
         for event in pipeline.process(samples, wakeInput: wakeInput) {
+            if case .speechStarted = event { speechUnderWay = true }
+            if case .speechEnded = event { speechUnderWay = false }
             if case .wake(let detection) = event {
                 wakeWord = detection.keyword
                 logger.debug("the mic heard the wake phrase '\(detection.keyword)' (score \(detection.score))")
@@ -450,6 +467,7 @@ public actor AssistantService: Service {
     private func handOver(_ segment: CommandSegment, timeLimit: Duration) {
         let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: history.samples(from: segment.start, to: segment.end))
         let utterance = Utterance(audio: audio, wakeWord: wakeWord, linkRate: linkRate, timeLimit: timeLimit)
+        live = nil  // a live backend's respond(to:) ends its stream
         thinking = Task { [backend, commands] in
             do {
                 let reply = try await backend.respond(to: utterance)

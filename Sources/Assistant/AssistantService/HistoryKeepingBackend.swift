@@ -39,6 +39,11 @@ public struct HistoryKeepingBackend: AssistantBackend {
         return reply
     }
 
+    /// Passed on: Home Assistant takes the command as it is spoken.
+    public func openLiveCommand(_ start: LiveCommandStart) async -> (any LiveCommand)? {
+        await inner.openLiveCommand(start)
+    }
+
     /// Passed on: Home Assistant waits for `played`.
     public func replyPlayed(_ reply: AssistantReply) async {
         await inner.replyPlayed(reply)

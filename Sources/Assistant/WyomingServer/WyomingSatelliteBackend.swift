@@ -16,6 +16,11 @@ public struct WyomingSatelliteBackend: AssistantBackend {
         }
     }
 
+    /// Home Assistant takes the command as it is spoken, when a client runs the satellite.
+    public func openLiveCommand(_ start: LiveCommandStart) async -> (any LiveCommand)? {
+        await link.openLive(start)
+    }
+
     public func replyPlayed(_ reply: AssistantReply) async {
         await link.replyPlayed()
     }

@@ -32,6 +32,8 @@ public actor WyomingSatelliteLink {
     /// The peer whose reply is playing (gets `played`).
     private var playingFor: Int?
     private var commands = 0
+    /// The command streamed as it is spoken, from its capture's start to its hand-over.
+    private var live: (number: Int, command: WyomingLiveCommand, replies: AsyncThrowingStream<AssistantReply, any Error>)?
 
     public init(port: Int) {
         self.port = port
@@ -88,8 +90,39 @@ public actor WyomingSatelliteLink {
 
     // MARK: - From the backend
 
-    /// Sends one command as a local-wake satellite does and waits for Home Assistant's reply.
+    /// Opens a command streamed to the running client as it is spoken; nil when none runs the
+    /// satellite or a command is already with it (the hand-over then says why).
+    func openLive(_ start: LiveCommandStart) -> (any LiveCommand)? {
+        guard let peer = running, let client = peers[peer], !client.paused, pending == nil else { return nil }
+        let (replies, reply) = AsyncThrowingStream.makeStream(of: AssistantReply.self)
+        commands += 1
+        let number = commands
+        pending = PendingRun(peer: peer, number: number, reply: reply)
+        let command = WyomingLiveCommand(start, send: client.send, onClose: { [weak self] in await self?.closeLive(number) })
+        live = (number, command, replies)
+        return command
+    }
+
+    /// A streamed command's capture ended without a command: Home Assistant's answer, if it
+    /// still sends one, is dropped.
+    private func closeLive(_ number: Int) {
+        guard live?.number == number else { return }
+        live = nil
+        guard let run = pending, run.number == number else { return }
+        pending = nil
+        run.reply.finish()
+    }
+
+    /// Sends one command as a local-wake satellite does and waits for Home Assistant's reply;
+    /// a command already streamed as it was spoken (``openLive(_:)``) is ended instead.
     func send(_ utterance: Utterance) async throws -> AssistantReply {
+        if let live {
+            self.live = nil
+            defer { if pending?.number == live.number { pending = nil } }
+            await live.command.end()
+            for try await answer in live.replies { return answer }
+            throw WyomingSatelliteError.timedOut(seconds: 0)  // cancelled: the backend's timeout
+        }
         guard let peer = running, let client = peers[peer] else { throw WyomingSatelliteError.notConnected(port: port) }
         guard !client.paused else { throw WyomingSatelliteError.paused }
         guard pending == nil else { throw WyomingSatelliteError.busy }
