@@ -1,3 +1,4 @@
+import Synchronization
 import Assistant
 import AudioCore
 import Foundation
@@ -309,6 +310,31 @@ struct AssistantTests {
         _ = machine.handle(.routeReady(route), at: .seconds(16))
         _ = machine.handle(.voice(.wake(wake)), at: .seconds(17))
         #expect(types(machine.handle(.routeFailed(.deviceNotConnected("C0:FF:EE:00:00:02")), at: .seconds(18))).first == "closeLiveCommand")
+    }
+
+    @Test("auto: the first connected backend answers, else the fallback; every backend hears that a reply played")
+    func firstConnectedBackend() async throws {
+        actor Named: AssistantBackend {
+            nonisolated let name: String
+            var played = 0
+            init(_ name: String) { self.name = name }
+            func respond(to utterance: Utterance) async throws -> AssistantReply { AssistantReply(heard: name, answer: "") }
+            func replyPlayed(_ reply: AssistantReply) async { played += 1 }
+        }
+        let connected = Mutex([false, false])
+        let (home, custom, local) = (Named("home-assistant"), Named("websocket"), Named("local"))
+        let auto = FirstConnectedBackend(
+            [.init(home, isConnected: { connected.withLock { $0[0] } }), .init(custom, isConnected: { connected.withLock { $0[1] } })],
+            fallback: local)
+        let command = Utterance(audio: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [0]), wakeWord: "hey glasses")
+        #expect(try await auto.respond(to: command).heard == "local")
+        connected.withLock { $0[1] = true }
+        #expect(try await auto.respond(to: command).heard == "websocket")
+        connected.withLock { $0[0] = true }
+        #expect(try await auto.respond(to: command).heard == "home-assistant")
+        #expect(await auto.openLiveCommand(LiveCommandStart(wakeWord: "hey glasses")) == nil)  // none of these streams
+        await auto.replyPlayed(AssistantReply(heard: "", answer: ""))
+        #expect(await [home.played, custom.played, local.played] == [1, 1, 1])
     }
 
     @Test("events carry Durations and encode seconds, as the JSON always had")

@@ -31,14 +31,16 @@ extension DaemonSuites {
             return json
         }
 
-        @Test("Home Assistant flow: the wake phrase on the simulated mic, run-pipeline and 16 kHz audio to HA, its TTS played on the glasses, played sent")
-        func homeAssistantFlow() async throws {
+        @Test(
+            "Home Assistant flow: the wake phrase on the simulated mic, run-pipeline and 16 kHz audio to HA, its TTS played on the glasses, played sent (with --assistant-backend home-assistant, and with no flag: auto takes HA once it runs the satellite)",
+            arguments: [["--assistant-backend", "home-assistant"], []])
+        func homeAssistantFlow(choice: [String]) async throws {
             let directory = TemporaryDirectory()
             let speaker = directory.path("speaker.wav")
             let daemon = try await DaemonProcess.start(
                 dataDirectory: directory.path("data"), listen: true,
-                arguments: [
-                    "--assistant-backend", "home-assistant", "--policy", "voiceFirst", "--mic", Self.root + "/samples/hey-glasses-what-time.wav",
+                arguments: choice + [
+                    "--policy", "voiceFirst", "--mic", Self.root + "/samples/hey-glasses-what-time.wav",
                     "--mic-mode", "loop", "--speaker-out", speaker,
                 ])
             let ha = try peer("ha_satellite.py", ["127.0.0.1", "\(try wyomingPort(daemon))", "--tts-seconds", "1.0", "--timeout", "90"])

@@ -36,7 +36,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var policy: SwitchingPolicy = .mediaFirst
     /// Where commands go: the local grammar, Home Assistant over the Wyoming satellite, or a
     /// custom backend on the WebSocket API.
-    public var assistantBackend: AssistantBackendChoice = .local
+    public var assistantBackend: AssistantBackendChoice = .auto
     /// Whether the assistant listens for the wake word from the start (else only on
     /// `POST /api/listen` or after `POST /api/control/wake`).
     public var listen: Bool = true

@@ -21,7 +21,7 @@ public struct DaemonOptions: ParsableArguments {
     @Option(help: optionHelp("profiles", valueName: "dir")) var profiles: String?
     @Option(help: optionHelp("policy", default: "mediaFirst")) var policy: String?
     @Option(help: optionHelp("listen", default: "true")) var listen: String?
-    @Option(name: .customLong("assistant-backend"), help: optionHelp("assistant-backend", default: "local")) var assistantBackend: String?
+    @Option(name: .customLong("assistant-backend"), help: optionHelp("assistant-backend", default: "auto")) var assistantBackend: String?
     @Option(name: .customLong("log-level"), help: optionHelp("log-level", default: "info")) var logLevel: String?
     @Option(name: .customLong("event-retention"), parsing: .unconditional, help: optionHelp("event-retention", default: "10000")) var eventRetention: String?
     @Option(name: .customLong("body-limit"), parsing: .unconditional, help: optionHelp("body-limit", default: "65536")) var bodyLimit: String?

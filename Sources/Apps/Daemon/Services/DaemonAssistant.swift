@@ -27,10 +27,19 @@ enum DaemonAssistant {
     ) throws -> AssistantService {
         let backend: any AssistantBackend
         switch configuration.assistantBackend {
+        case .auto:
+            let (satellite, hub) = (wyoming.satellite, sockets)
+            backend = FirstConnectedBackend(
+                [
+                    .init(WyomingSatelliteBackend(link: satellite), isConnected: { await satellite.isConnected }),
+                    .init(WebSocketAssistantBackend(hub: sockets), isConnected: { await hub.connectedCount > 0 }),
+                ],
+                fallback: try LocalAssistantBackend(identity: { state.identity }))
         case .local: backend = try LocalAssistantBackend(identity: { state.identity })
         case .homeAssistant: backend = WyomingSatelliteBackend(link: wyoming.satellite)
         case .websocket: backend = WebSocketAssistantBackend(hub: sockets)
         }
+        logger.info("assistant backend: \(configuration.assistantBackend.rawValue)\(configuration.assistantBackend == .auto ? " (Home Assistant when it runs the Wyoming satellite, else a custom backend on /api/assistant, else the local grammar)" : "")")
         let folder = "commands"
         let assembly = AssistantAssembly(
             backend: backend, history: CommandHistory(directory: (configuration.dataDirectory as NSString).appendingPathComponent(folder)),
