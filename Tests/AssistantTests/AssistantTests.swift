@@ -337,6 +337,30 @@ struct AssistantTests {
         #expect(await [home.played, custom.played, local.played] == [1, 1, 1])
     }
 
+    @Test("voice timers: what is left counts down while running, holds while paused; cancelled ones go; finished ones ring until dismissed")
+    func voiceTimers() {
+        var timers = VoiceTimers()
+        timers.apply(.started(id: "a", name: "pasta", total: .seconds(300)), at: .seconds(10))
+        timers.apply(.started(id: "b", name: nil, total: .seconds(60)), at: .seconds(20))
+        #expect(timers.all(at: .seconds(70)).map(\.left) == [.seconds(240), .seconds(10)])
+        timers.apply(.updated(id: "a", left: .seconds(200), isActive: false), at: .seconds(100))
+        #expect(timers.all(at: .seconds(150)).first == VoiceTimers.Timer(id: "a", name: "pasta", total: .seconds(300), left: .seconds(200), isActive: false, isFinished: false))
+        timers.apply(.updated(id: "a", left: .seconds(200), isActive: true), at: .seconds(200))
+        #expect(timers.all(at: .seconds(250)).first?.left == .seconds(150))
+        #expect(timers.all(at: .seconds(900)).map(\.left) == [.zero, .zero])  // never below zero
+        #expect(!timers.isRinging)
+        timers.apply(.finished(id: "b"), at: .seconds(80))
+        #expect(timers.isRinging)
+        #expect(timers.all(at: .seconds(81)).last?.isFinished == true)
+        timers.apply(.cancelled(id: "a"), at: .seconds(82))
+        #expect(timers.all(at: .seconds(82)).map(\.id) == ["b"])
+        timers.dismissFinished()
+        #expect(timers.all(at: .seconds(83)).isEmpty && !timers.isRinging)
+        // An update about a timer set before we listened is kept as far as it says.
+        timers.apply(.updated(id: "c", left: .seconds(30), isActive: true), at: .seconds(90))
+        #expect(timers.all(at: .seconds(100)).map(\.left) == [.seconds(20)])
+    }
+
     @Test("events carry Durations and encode seconds, as the JSON always had")
     func eventJSON() throws {
         let event = AssistantEvent(.commandCaptured, time: .milliseconds(1500), duration: .milliseconds(1250))

@@ -70,6 +70,38 @@ extension DaemonSuites {
             #expect(stopped.stderr.contains("transcript: what time is it"))
         }
 
+        @Test("Home Assistant's timers: started, paused, cancelled and finished ones reach /api/status and glasses-audio status")
+        func timersFromHomeAssistant() async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"))
+            let ha = try peer("ha_timers.py", ["127.0.0.1", "\(try wyomingPort(daemon))"])
+            let sent = try await summary(ha)
+            #expect((sent["sent"] as? [String])?.count == 7)
+            let cli = Run.productPath("glasses-audio")
+            let status = try await offCooperativePool {
+                try Run.command(cli, ["status", "--url", daemon.baseURL, "--data-dir", daemon.dataDirectory])
+            }
+            let json = try await offCooperativePool {
+                try Run.command(cli, ["status", "--json", "--url", daemon.baseURL, "--data-dir", daemon.dataDirectory])
+            }
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let timers = try #require(object["timers"] as? [[String: Any]], "\(json.stdout)")
+            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea", "toast"])
+            #expect(timers.map { $0["total_seconds"] as? Int } == [300, 120, 60])
+            let pastaLeft = try #require(timers[0]["seconds_left"] as? Int)
+            #expect(pastaLeft > 0 && pastaLeft <= 300)  // running: it counts down from 300
+            #expect(timers.map { $0["active"] as? Bool } == [true, false, false])
+            #expect(timers[1]["seconds_left"] as? Int == 100)  // paused with 100 s left
+            #expect(timers.map { $0["finished"] as? Bool } == [false, false, true])
+            #expect(status.stdout.contains("tea: 1:40 left of 2:00, paused"), "\(status.stdout)")
+            #expect(status.stdout.contains("toast: finished, ringing"), "\(status.stdout)")
+            #expect(status.stdout.contains("pasta: "), "\(status.stdout)")
+            #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
+        }
+
         @Test("WebSocket backend: behind the API key; a push-to-talk command reaches it with metadata, its audio answer plays")
         func webSocketBackend() async throws {
             let directory = TemporaryDirectory()

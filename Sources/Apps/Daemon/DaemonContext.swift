@@ -32,6 +32,8 @@ public struct DaemonContext: Sendable {
     public let wyomingNotices: AsyncStream<WyomingNotice>
     /// The custom backends on `/api/assistant`.
     public let assistantSockets: AssistantSocketHub
+    /// The timers Home Assistant keeps for the glasses.
+    public let timers: VoiceTimerBoard
     /// The data directory, locked for this daemon's life.
     public let dataFolder: DataDirectory
     /// The wake words' engines, shared by the assistant and the Wyoming wake-word service.
@@ -89,7 +91,7 @@ public struct DaemonContext: Sendable {
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
-            assistantSockets: assistantSockets, dataFolder: dataFolder, wakeEngines: wakeEngines)
+            assistantSockets: assistantSockets, timers: VoiceTimerBoard(clock: session.clock), dataFolder: dataFolder, wakeEngines: wakeEngines)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is

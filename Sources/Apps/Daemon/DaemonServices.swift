@@ -25,7 +25,7 @@ public enum DaemonServices {
         services.append(await EventForwarder.make(context))
         services.append(HTTPServer.make(context))
         services.append(context.wyoming)
-        services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices))
+        services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
         let (assistant, listen) = (context.assistant, context.configuration.listen)
         services.append(
             WakePreparationService(

@@ -363,6 +363,18 @@ components:
             phrase: {type: string}
             state: {type: string, enum: [ready, training, waiting]}
             progress: {type: number, description: "0...1 of the training, while training"}
+        timers:
+          type: array
+          description: "Home Assistant's timers for the glasses (its timer-* events), in the order they were started; a cancelled one is gone, a finished one rings"
+          items:
+            type: object
+            properties:
+              id: {type: string}
+              name: {type: string, nullable: true}
+              total_seconds: {type: integer, description: "the length it was started with"}
+              seconds_left: {type: integer, description: "counts down while active; held while paused; 0 once finished"}
+              active: {type: boolean}
+              finished: {type: boolean}
     Settings:
       type: object
       properties:

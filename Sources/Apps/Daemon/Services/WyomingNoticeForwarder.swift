@@ -3,13 +3,16 @@ import Wyoming
 import WyomingServer
 
 /// Carries the Wyoming server's notices (clients, Home Assistant running or pausing the
-/// satellite, transcripts, timers, protocol errors) into the event bus as `wyoming.*` events.
+/// satellite, transcripts, timers, protocol errors) into the event bus as `wyoming.*` events,
+/// and Home Assistant's timer events into the timer board.
 struct WyomingNoticeForwarder: Service {
     let bus: EventBus
     let notices: AsyncStream<WyomingNotice>
+    let timers: VoiceTimerBoard
 
     func run() async throws {
         for await notice in notices.cancelOnGracefulShutdown() {
+            if case .event(_, .timer(let timer)) = notice, let change = timer.voiceTimerChange { timers.apply(change) }
             let (type, fields) = Self.describe(notice)
             await bus.publish(type, fields)
         }

@@ -26,6 +26,8 @@ struct StatusRoutes {
         var backend: String
         var uptime: Double
         var wake: Wake
+        /// Home Assistant's timers for the glasses, in the order they were started.
+        var timers: [VoiceTimers.Timer]
     }
 
     /// The wake word in force and whether it is ready to be listened for: `ready`, `training`
@@ -47,7 +49,8 @@ struct StatusRoutes {
                     mode: StatusMode.of(phase, policy: context.configuration.policy), assistant: phase.rawValue, personality: settings.personality, name: settings.name,
                     battery: connected.first?.battery, connected: !connected.isEmpty, timestamp: Date(),
                     backend: context.session.kind.rawValue, uptime: Date().timeIntervalSince(context.startedAt),
-                    wake: Self.wake(settings.wakeWord.keyword, context.wakeEngines.readiness(of: settings.wakeWord.keyword))))
+                    wake: Self.wake(settings.wakeWord.keyword, context.wakeEngines.readiness(of: settings.wakeWord.keyword)),
+                    timers: context.timers.all))
         }
     }
 
