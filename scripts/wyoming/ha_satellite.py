@@ -24,6 +24,8 @@ from wyoming.tts import Synthesize
 from wyoming.vad import VoiceStarted, VoiceStopped
 from wyoming.wake import Detection
 
+from answered import all_taken
+
 TTS_RATE = 22050
 
 
@@ -64,15 +66,9 @@ async def main() -> int:
     summary["wake"] = [m.name for p in info.wake for m in p.models]
 
     await client.write_event(RunSatellite().event())
-    # The server answers in order: its pong means run-satellite has been taken.
-    await client.write_event(Ping(text="ready?").event())
-    while True:
-        event = await client.read_event()
-        if event is None:
-            print("connection closed before pong", file=sys.stderr)
-            return 1
-        if Pong.is_type(event.type):
-            break
+    if not await all_taken(client, "ready?"):
+        print("connection closed before pong", file=sys.stderr)
+        return 1
     print("running", flush=True)
 
     async def pinger():

@@ -10,9 +10,10 @@ import json
 import sys
 
 from wyoming.client import AsyncTcpClient
-from wyoming.ping import Ping, Pong
 from wyoming.satellite import RunSatellite
 from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted, TimerUpdated
+
+from answered import all_taken
 
 
 async def main() -> int:
@@ -31,15 +32,10 @@ async def main() -> int:
     ]
     for timer in sent:
         await client.write_event(timer.event())
-    await client.write_event(Ping(text="taken?").event())
     async with asyncio.timeout(30):
-        while True:
-            event = await client.read_event()
-            if event is None:
-                print("connection closed before pong", file=sys.stderr)
-                return 1
-            if Pong.is_type(event.type):
-                break
+        if not await all_taken(client, "taken?"):
+            print("connection closed before pong", file=sys.stderr)
+            return 1
     await client.disconnect()
     print(json.dumps({"sent": [t.event().type for t in sent]}), flush=True)
     return 0

@@ -1,0 +1,14 @@
+"""What the Home Assistant peers share: a ping answered means the server has taken every event
+sent before it (it answers in order)."""
+from wyoming.ping import Ping, Pong
+
+
+async def all_taken(client, question: str) -> bool:
+    """Sends a ping and waits for its pong; False when the connection closed first."""
+    await client.write_event(Ping(text=question).event())
+    while True:
+        event = await client.read_event()
+        if event is None:
+            return False
+        if Pong.is_type(event.type):
+            return True
