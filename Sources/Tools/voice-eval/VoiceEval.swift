@@ -37,6 +37,9 @@ struct VoiceEval {
                                      scripts/make-command-corpus: a confusion table per link; 8 kHz
                                      unchecked, by the open decode's other words alone and at several
                                      margins; the shipped narrowband transform unless told)
+               voice-eval command-features --corpus DIR --out FILE
+                                     (openWakeWord embeddings of a command corpus's files, one JSON
+                                     line each: the command classifier experiment's input)
                voice-eval merge-heads --out FILE [--operating-logit L] HEAD.tflite HEAD.tflite... (one head
                                      averaging the logits of heads train-head wrote, shifted down by L)
         """
@@ -175,6 +178,7 @@ struct VoiceEval {
         case "eval": evaluate(options)
         case "commands": evaluateCommands(options)
         case "vad-features": dumpVADFeatures(options)
+        case "command-features": dumpCommandFeatures(options)
         case "merge-heads":
             // One head is allowed with --operating-logit: it moves where probability 0.5 sits.
             let shift = options.training.operatingLogit
