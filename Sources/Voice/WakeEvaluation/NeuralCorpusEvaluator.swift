@@ -92,7 +92,7 @@ public struct NeuralCorpusEvaluator {
                     WakeWordDetection(keyword: "", time: $0.time, start: $0.time, score: Double($0.score), matchScore: Double($0.score))
                 }
                 return WakeWordTrial(occurrences: file.entry.keywords.map { $0.start...$0.end }, detections: detections,
-                                     durationSeconds: file.duration, isConfusable: file.entry.kind == "confusable")
+                                     duration: .seconds(file.duration), isConfusable: file.entry.kind == "confusable")
             })
         }
         let rows = thresholds.map { evaluation(at: $0).row(threshold: Double($0)) }
