@@ -30,13 +30,7 @@ public struct CorpusEvaluator {
         let clock = ContinuousClock()
         let lenient = WakeWordConfiguration(sensitivity: 1)
         for (number, entry) in corpus.entries.enumerated() {
-            let audio: AudioBuffer
-            do {
-                audio = try VoiceInput.prepare(AudioFileReader.read(corpus.path(of: entry)))
-            } catch {
-                log("skipping \(entry.file): \(error)")
-                continue
-            }
+            guard let audio = corpus.audio(of: entry, log: log) else { continue }
             audioTime += audio.duration
             var decisions: [Bool] = []
             let vadStart = clock.now

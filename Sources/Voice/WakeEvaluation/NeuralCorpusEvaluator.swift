@@ -56,13 +56,7 @@ public struct NeuralCorpusEvaluator {
         var ratios: [Double] = []
         var compute = 0.0, audioTime = 0.0
         for (number, entry) in corpus.entries.enumerated() {
-            let audio: AudioBuffer
-            do {
-                audio = try VoiceInput.prepare(AudioFileReader.read(corpus.path(of: entry)))
-            } catch {
-                log("skipping \(entry.file): \(error)")
-                continue
-            }
+            guard let audio = corpus.audio(of: entry, log: log) else { continue }
             let start = Self.cpuSeconds()
             let features = try OpenWakeWordFeatures(melspectrogram: melspectrogram, embedding: embedding)
             let classifier = try OpenWakeWordHead(graph: head, silence: features.silenceEmbedding)
