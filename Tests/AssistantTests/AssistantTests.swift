@@ -216,7 +216,7 @@ struct AssistantTests {
     @Test("a longer command wait gets a capture limit beyond it (the backstop does not cut the wait short)")
     func captureLimitFollowsTheCommandWait() {
         var endpointer = EndpointerConfiguration()
-        endpointer.noSpeechTimeoutSeconds = 30
+        endpointer.noSpeechTimeout = .seconds(30)
         #expect(Assistant.Configuration.captureLimit(for: endpointer) == .seconds(46))
     }
 

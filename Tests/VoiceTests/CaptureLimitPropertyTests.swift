@@ -42,21 +42,21 @@ struct CaptureLimitPropertyTests {
 
     /// Follows which wake opened the capture; every end must belong to it and come in time.
     func check(_ events: [VoiceEvent], open: inout WakeWordDetection?, ends: inout [String], at now: Double) throws {
-        let limit = Self.endpointer.noSpeechTimeoutSeconds + Self.endpointer.maximumSeconds
+        let limit = (Self.endpointer.noSpeechTimeout + Self.endpointer.maximum).inSeconds
         for event in events {
             switch event {
             case .wake(let detection):
                 if open == nil { open = detection }
             case .command(let wake, let segment):
                 #expect(wake == open, "a command reported for another wake than the one that opened it")
-                #expect(segment.end.seconds - segment.start.seconds <= Self.endpointer.maximumSeconds + 0.011, "a \(segment.end.seconds - segment.start.seconds) s command")
+                #expect(segment.end.seconds - segment.start.seconds <= Self.endpointer.maximum.inSeconds + 0.011, "a \(segment.end.seconds - segment.start.seconds) s command")
                 #expect(segment.start.seconds >= wake.time - 1e-9)
                 #expect(segment.end.seconds <= wake.time + limit + 0.011)
                 ends.append(segment.reason.rawValue)
                 open = nil
             case .noCommand(let wake):
                 #expect(wake == open, "no command reported for another wake than the one that opened it")
-                #expect(now <= wake.time + Self.endpointer.noSpeechTimeoutSeconds + Self.slack)
+                #expect(now <= wake.time + Self.endpointer.noSpeechTimeout.inSeconds + Self.slack)
                 ends.append("noSpeech")
                 open = nil
             case .speechStarted, .speechEnded, .commandStarted:

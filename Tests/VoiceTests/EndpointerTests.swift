@@ -57,7 +57,7 @@ struct EndpointerTests {
     }
 
     @Test func cutsAtMaximumLength() throws {
-        var endpointer = try Endpointer(configuration: EndpointerConfiguration(maximumSeconds: 3))
+        var endpointer = try Endpointer(configuration: EndpointerConfiguration(maximum: .seconds(3)))
         _ = endpointer.wake(at: 0)
         let actions = run(&endpointer, from: 0, to: 10, speech: [0.5...10])
         guard case .commandEnded(let segment) = actions.last else {
@@ -124,10 +124,10 @@ struct EndpointerTests {
     }
 
     @Test(arguments: [
-        EndpointerConfiguration(silenceSecondsToEnd: -1),
-        EndpointerConfiguration(minimumSeconds: 20, maximumSeconds: 15),
-        EndpointerConfiguration(noSpeechTimeoutSeconds: 0),
-        EndpointerConfiguration(preRollSeconds: .nan),
+        EndpointerConfiguration(silenceToEnd: .seconds(-1)),
+        EndpointerConfiguration(minimum: .seconds(20), maximum: .seconds(15)),
+        EndpointerConfiguration(noSpeechTimeout: .zero),
+        EndpointerConfiguration(preRoll: .milliseconds(-500)),
     ])
     func rejectsBadConfiguration(_ configuration: EndpointerConfiguration) {
         #expect(throws: VoiceError.self) { try Endpointer(configuration: configuration) }

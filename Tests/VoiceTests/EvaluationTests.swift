@@ -19,9 +19,9 @@ struct EvaluationTests {
             WakeWordDetection(keyword: "k", time: time, start: time - 0.5, score: score, matchScore: score)
         }
         let trials = [
-            WakeWordTrial(occurrences: [1...2], detections: [detection(2.1, 0.9)], durationSeconds: 1800),
-            WakeWordTrial(occurrences: [1...2], detections: [detection(2.2, 0.5), detection(5, 0.7)], durationSeconds: 1800),
-            WakeWordTrial(occurrences: [], detections: [detection(3, 0.95)], durationSeconds: 60, isConfusable: true),
+            WakeWordTrial(occurrences: [1...2], detections: [detection(2.1, 0.9)], duration: .seconds(1800)),
+            WakeWordTrial(occurrences: [1...2], detections: [detection(2.2, 0.5), detection(5, 0.7)], duration: .seconds(1800)),
+            WakeWordTrial(occurrences: [], detections: [detection(3, 0.95)], duration: .seconds(60), isConfusable: true),
         ]
         let evaluation = WakeWordEvaluation(trials: trials)
         let strict = evaluation.row(threshold: 0.8)

@@ -117,6 +117,8 @@ public final class EmulatedAudio: Sendable {
 
 /// One end of an emulated radio link: a SOCK_SEQPACKET socket pair whose far end goes to the
 /// sound server over D-Bus, and a thread that services our end until either side closes it.
+///
+/// Unchecked `Sendable`: a non-final base class cannot be checked; its fields are constants, an Atomic and a Mutex.
 class AudioLink: @unchecked Sendable {
     let ours: Int32
     /// The descriptor to hand over; closed by `handedOver()` once D-Bus has duplicated it.
@@ -176,6 +178,8 @@ class AudioLink: @unchecked Sendable {
 /// The HFP voice link (SCO, CVSD): every 3 ms the glasses send 48 bytes of mic audio (24
 /// samples, 8 kHz s16le mono), which also clocks the sound server's writes back to the
 /// speakers, as a real SCO link does.
+///
+/// Unchecked `Sendable`: its own fields are constants; the unchecked base class is what the checker cannot see into.
 final class SCOLink: AudioLink, @unchecked Sendable {
     static let packetBytes = 48
     static let period = Duration.milliseconds(3)
@@ -224,6 +228,8 @@ final class SCOLink: AudioLink, @unchecked Sendable {
 
 /// The A2DP media link: the sound server sends RTP packets of SBC frames; the glasses decode
 /// them into what their speakers play.
+///
+/// Unchecked `Sendable`: `decoder` and `lastError` are touched only by the link's service thread.
 final class A2DPLink: AudioLink, @unchecked Sendable {
     private let audio: EmulatedAudio
     private let decoder = SBCDecoder()

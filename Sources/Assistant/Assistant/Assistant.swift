@@ -47,7 +47,7 @@ public struct Assistant: Sendable {
         /// limit and a second for frames in flight. A voice stage whose command wait is longer
         /// than the default needs this one, or the backstop cuts the wait short.
         public static func captureLimit(for endpointer: EndpointerConfiguration) -> Duration {
-            .milliseconds(Int((endpointer.noSpeechTimeoutSeconds + endpointer.maximumSeconds + 1) * 1000))
+            endpointer.noSpeechTimeout + endpointer.maximum + .seconds(1)
         }
 
         public init(

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Synchronization
 public import Voice

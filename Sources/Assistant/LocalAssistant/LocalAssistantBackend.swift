@@ -126,9 +126,7 @@ public final class LocalAssistantBackend: AssistantBackend {
     /// Decodes on a thread of its own: pocketsphinx blocks for a while, and Swift's cooperative
     /// threads (two on a 2-core board) must keep the audio flowing meanwhile.
     public func respond(to utterance: Utterance) async throws -> AssistantReply {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try self.decode(utterance) }) }
-        }
+        try await DedicatedThreadExecutor.run(named: "pocketsphinx decode") { try self.decode(utterance) }
     }
 
     func decode(_ utterance: Utterance) throws -> AssistantReply {

@@ -26,6 +26,8 @@ public struct ALSAPCMDefinition: Sendable, Hashable {
 /// (`snd_config_update_r`), so PCMs are opened against it (`snd_pcm_open_lconf`) and a test or
 /// a daemon can add files of its own without touching the process's global configuration.
 /// PCMs keep the tree they were opened from alive.
+///
+/// Unchecked `Sendable`: the tree is only read once loaded, and freed only in `deinit`.
 final class ALSAConfigTree: @unchecked Sendable {
     let top: OpaquePointer
     private let update: OpaquePointer?

@@ -3,6 +3,8 @@ import Foundation
 
 /// One open PCM, read or written as interleaved float32 (or 16-bit integers, converted here,
 /// for PCMs such as BlueALSA's that offer nothing else), with the period and buffer asked for.
+///
+/// Unchecked `Sendable`: constants only; the PCM handle is used by one thread at a time (its stream's queue or reader).
 final class ALSAPCM: @unchecked Sendable {
     let handle: OpaquePointer
     let format: PCMFormat

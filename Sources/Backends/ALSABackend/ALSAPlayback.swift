@@ -4,6 +4,8 @@ import Foundation
 import Routing
 
 /// Playback into an ALSA PCM; the blocking calls run on the stream's own serial queue.
+///
+/// Unchecked `Sendable`: every call on the PCM goes through the serial `queue`; the rest is constant.
 final class ALSAPlayback: PlaybackStream, @unchecked Sendable {
     let pcm: ALSAPCM
     let format: PCMFormat

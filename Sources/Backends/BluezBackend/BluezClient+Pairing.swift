@@ -8,9 +8,9 @@ public struct BluezPairResult: Sendable {
     public var device: BluezDevice
     /// False when the glasses were paired already.
     public var paired: Bool
-    /// Seconds from the start to the device being known (0 when it was), and to paired.
-    public var discoverySeconds: Double
-    public var pairSeconds: Double
+    /// From the start to the device being known (zero when it was), and to paired.
+    public var untilDiscovered: Duration
+    public var untilPaired: Duration
 }
 
 extension BluezClient {
@@ -74,12 +74,8 @@ extension BluezClient {
             guard let device = model.device(id) else { return false }
             return device.paired && device.trusted
         }
-        let seconds = { (instant: ContinuousClock.Instant) in
-            let duration = instant - start
-            return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
         return BluezPairResult(device: model.device(id) ?? found, paired: newlyPaired,
-                               discoverySeconds: seconds(discovered), pairSeconds: seconds(clock.now))
+                               untilDiscovered: discovered - start, untilPaired: clock.now - start)
     }
 
     private func bluez(_ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue] = []) async throws {

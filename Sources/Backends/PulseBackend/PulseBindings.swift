@@ -9,6 +9,8 @@ import Routing
 
 /// One libpulse context on its own threaded mainloop. Every request is answered through a
 /// continuation resumed from the mainloop's callback, so no Swift task ever blocks waiting.
+///
+/// Unchecked `Sendable`: libpulse's threaded mainloop serialises every use under its lock; `watcher` is set under it.
 final class PulseContext: @unchecked Sendable {
     let mainloop: OpaquePointer
     let context: OpaquePointer
@@ -265,6 +267,8 @@ final class PulseContext: @unchecked Sendable {
 
 /// Gathers the items of one libpulse list request and hands them to the awaiting task.
 /// Retained for the duration of the request; the callbacks run on the mainloop thread.
+///
+/// Unchecked `Sendable`: its fields are touched only under the threaded mainloop's lock (the start and the callbacks).
 final class Collector<Item>: @unchecked Sendable {
     var items: [Item] = []
     var operation = "query"

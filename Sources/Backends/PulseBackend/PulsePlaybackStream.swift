@@ -15,6 +15,8 @@ import Routing
 /// and a barge-in depend on it). Writes wait, without blocking a thread, for the server to
 /// ask for more (the write callback). Audio in another format goes through one streaming resampler per stream, so
 /// no filter edges fall on write boundaries.
+///
+/// Unchecked `Sendable`: its vars are touched only under the threaded mainloop's lock (`context.locked`, or in its callbacks).
 final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     let format: PCMFormat
     private let context: PulseContext

@@ -11,6 +11,8 @@ import Routing
 /// ever waits on it. (The server forwards a Bluetooth source's packets as they come, every 3 ms
 /// or so on HFP, whatever fragment size is asked for: handing each on alone cost the listening
 /// assistant more CPU in task switches than its whole voice stage.)
+///
+/// Unchecked `Sendable`: its vars are touched only under the threaded mainloop's lock (`context.locked`, or in its callbacks).
 final class PulseRecordStream: @unchecked Sendable {
     private let context: PulseContext
     private let stream: OpaquePointer

@@ -12,8 +12,9 @@ public final class OggOpusFileWriter: AudioFileWriter {
     public let path: String
     public let format: PCMFormat
 
-    /// The encoder is touched only under the lock.
-    private struct State: @unchecked Sendable {
+    /// The encoder is touched only under the lock (the `Mutex` owns it: it is sent in once,
+    /// configured, and never used outside `withLock`).
+    private struct State {
         var encoder: OpusPageEncoder?
         var frames = 0
         var level = LevelAccumulator()
@@ -44,19 +45,20 @@ public final class OggOpusFileWriter: AudioFileWriter {
             case .encoder(let error): throw AudioFileError(path: path, problem: .writeFailed(error.message))
             }
         }
-        self.path = path
-        self.format = format
-        self.output = output
-        state = Mutex(State(encoder: encoder))
         // A page goes out once it holds this much audio; half the interval keeps the lag
         // behind what was written under the interval.
         let delay = Int32(24_000 * AudioFileWriters.checkpointInterval.components.seconds)
         do throws(OpusEncoderError) {
             try encoder.configure(bitrate: bitrate, speech: speech, muxingDelay: delay, decisionDelay: 0)
         } catch {
-            try? close()
+            _ = encoder.drainAndDestroy()
+            output.close()
             throw fail(error.message)
         }
+        self.path = path
+        self.format = format
+        self.output = output
+        state = Mutex(State(encoder: encoder))
     }
 
     public var framesWritten: Int { state.withLock { $0.frames } }
@@ -105,10 +107,16 @@ public final class OggOpusFileWriter: AudioFileWriter {
     }
 
     /// The file descriptor libopusenc's page callback writes to, and the first error it met.
-    private final class FileOutput: @unchecked Sendable {
+    private final class FileOutput: Sendable {
         private let descriptor: Int32
-        /// Set from the encoder's callback, which runs under the writer's lock.
-        private(set) var failure: Int32?
+        /// The errno of the first failed write (0: none); set from the encoder's callback.
+        private let firstFailure = Atomic<Int32>(0)
+
+        /// The errno of the first failed write, if one failed.
+        var failure: Int32? {
+            let failure = firstFailure.load(ordering: .acquiring)
+            return failure == 0 ? nil : failure
+        }
 
         init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -123,7 +131,7 @@ public final class OggOpusFileWriter: AudioFileWriter {
                 let written = Foundation.write(descriptor, bytes + done, count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = errno
+                    _ = firstFailure.compareExchange(expected: 0, desired: errno, ordering: .releasing)
                     return false
                 }
                 done += written

@@ -5,6 +5,8 @@ import Synchronization
 /// The producer only moves `written`, the consumer only moves `read`; each reads the other's
 /// counter with acquire ordering, so neither ever waits on a lock (an audio callback must not).
 /// Counters grow without wrapping (64-bit), indices are taken modulo the capacity.
+///
+/// Unchecked `Sendable`: the storage is shared by one producer and one consumer, each moving only its own Atomic counter (above).
 public final class RingBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
     public let capacity: Int
     private let storage: UnsafeMutablePointer<Element>

@@ -319,6 +319,8 @@ enum DBusConnectionBindings {
 
 /// A libdbus watch or timeout (`DBusWatch *`, `DBusTimeout *`): owned by libdbus, kept by
 /// ``DBusMainLoop`` between libdbus adding and removing it.
+///
+/// Unchecked `Sendable`: libdbus's pointer, only compared here and handed back to libdbus on the loop's thread.
 struct DBusLoopHandle: @unchecked Sendable, Equatable { let pointer: OpaquePointer }
 
 /// libdbus's main-loop integration as ``DBusMainLoop`` uses it: the watch, timeout and

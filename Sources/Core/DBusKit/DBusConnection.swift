@@ -4,6 +4,8 @@ import Synchronization
 /// A private connection to a message bus, with its own I/O thread. Calls are async (never
 /// blocking a cooperative thread); incoming method calls go to the `methodHandler` (set by a
 /// `DBusObjectServer`), signals to every `signals()` stream. Close it with `close()`.
+///
+/// Unchecked `Sendable`: `loop` is set once in `init`; libdbus is thread-safe once `dbus_threads_init_default` ran; the rest is in the Mutex.
 public final class DBusConnection: @unchecked Sendable {
     private struct Pending {
         let continuation: CheckedContinuation<DBusMessage, any Error>

@@ -5,6 +5,8 @@ import Synchronization
 /// runs its timeouts and dispatches incoming messages. libdbus tells it through callbacks
 /// (any thread) when watches change or a message waits to be sent, and the pipe wakes
 /// the poll at once, so nothing waits for a polling interval.
+///
+/// Unchecked `Sendable`: `thread` is set once in `start()` before the loop runs; the rest is constant or in the Mutex.
 final class DBusMainLoop: @unchecked Sendable {
     private struct State {
         var watches: [DBusLoopHandle] = []

@@ -1,4 +1,6 @@
 /// One D-Bus message (owns a libdbus reference).
+///
+/// Unchecked `Sendable`: a message is not changed once built, and libdbus counts its references atomically.
 public final class DBusMessage: @unchecked Sendable {
     public enum Kind: Sendable, Equatable { case methodCall, methodReturn, error, signal, other }
 

@@ -221,7 +221,7 @@ struct VoiceEval {
                 if let value = t.festivalShare { trainer.festivalShare = min(1, max(0, value)) }
                 if let value = t.mining { trainer.miningEpochs = value }
                 if let value = t.negativeWeight { trainer.negativeWeight = value }
-                if let value = t.noiseSeconds { trainer.noiseSeconds = value }
+                if let value = t.noiseSeconds { trainer.noise = .seconds(value) }
                 if let value = t.fliteShare { trainer.fliteShare = value }
                 if let value = t.operatingLogit { trainer.operatingLogit = value }
                 if let value = t.members { trainer.members = max(1, value) }

@@ -3,7 +3,7 @@ public import Voice
 /// The openWakeWord engine behind ``WakeWordScorer``: the feature front end and one head per
 /// phrase; a phrase is heard when its probability reaches the sensitivity's threshold
 /// (``NeuralSensitivity``), then not again for
-/// ``refractorySeconds`` (``WakeDecision``).
+/// ``refractory`` (``WakeDecision``).
 public final class NeuralWakeWordScorer: WakeWordScorer {
     /// One phrase: its name and its classifier.
     public struct Phrase {
@@ -16,7 +16,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         }
     }
 
-    public static let refractorySeconds = 2.0
+    public static let refractory: Duration = .seconds(2)
     /// Yes: through webrtc's double-talk suppression a phrase said over the reply scored 0.01;
     /// through SpeexDSP's linear filter it is heard (RoundTripTests, barge-in with the neural head).
     public var wantsLinearEchoFilter: Bool { true }
@@ -37,7 +37,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         self.phrases = phrases
         let threshold = NeuralSensitivity.threshold(configuration.sensitivity)
         self.threshold = threshold
-        decisions = phrases.map { _ in WakeDecision(threshold: threshold, refractorySeconds: Self.refractorySeconds) }
+        decisions = phrases.map { _ in WakeDecision(threshold: threshold, refractory: Self.refractory) }
         scores = phrases.map { _ in [] }
     }
 

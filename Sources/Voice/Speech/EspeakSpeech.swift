@@ -15,7 +15,7 @@ public struct EspeakSpeech: SpeechSynthesizer {
         let cancelled = Atomic(false)
         continuation.onTermination = { _ in cancelled.store(true, ordering: .relaxed) }
         // espeak-ng blocks while it speaks: a thread of its own, never a cooperative one.
-        let thread = Thread {
+        DedicatedThreadExecutor.detach(named: "espeak-ng synthesis") {
             do {
                 try settings.validate()
                 guard !text.allSatisfy(\.isWhitespace) else { throw SpeechError.invalidParameter("text is empty") }
@@ -32,7 +32,6 @@ public struct EspeakSpeech: SpeechSynthesizer {
                 continuation.finish(throwing: error)
             }
         }
-        thread.start()
         return stream
     }
 

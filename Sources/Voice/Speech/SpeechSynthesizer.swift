@@ -37,10 +37,14 @@ public enum SpeechEngines {
     /// The engine `settings` name, prepared on a thread of its own (the work blocks and may
     /// read many files: espeak-ng lists every voice file at its first use); returns what was
     /// prepared, or why not. Call it once ahead of the first reply, off the audio's path.
+    ///
+    /// Cancelling the caller ends the wait at once with `CancellationError`: espeak-ng's
+    /// initialisation is one C call with no way to stop it, so its thread finishes it alone
+    /// and the result is dropped (at shutdown the process exits meanwhile).
     public static func prepare(for settings: SpeechSettings) async throws -> String {
         let engine = try engine(named: settings.engine)
-        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, any Error>) in
-            Thread { done.resume(with: Result { try engine.prepare(for: settings) }) }.start()
+        return try await DedicatedThreadExecutor.runAbandoningOnCancel(named: "speech preparation: \(engine.name)") {
+            try engine.prepare(for: settings)
         }
     }
 }

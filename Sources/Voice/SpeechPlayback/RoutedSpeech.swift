@@ -10,7 +10,7 @@ public import Speech
 public enum RoutedSpeech {
     /// What was said, and where.
     public struct Said: Sendable {
-        public var seconds: Double
+        public var spoken: Duration
         public var sink: String
     }
 
@@ -53,7 +53,7 @@ public enum RoutedSpeech {
             throw .playback(error)
         }
         await release(playback, on: routes)
-        return Said(seconds: report.seconds, sink: playback.sink)
+        return Said(spoken: report.spoken, sink: playback.sink)
     }
 
     private static func release(_ playback: RoutedPlayback, on routes: RouteService) async {

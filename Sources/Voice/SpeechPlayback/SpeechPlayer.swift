@@ -8,8 +8,8 @@ public import AudioCore
 public enum SpeechPlayer {
     /// What one reply's playback did.
     public struct Report: Sendable {
-        /// Seconds of speech written to the stream.
-        public var seconds: Double
+        /// How much speech was written to the stream.
+        public var spoken: Duration
         /// Whether it stopped before the end (cancelled).
         public var interrupted: Bool
     }
@@ -54,9 +54,9 @@ public enum SpeechPlayer {
             try await streamCall { try await stream.drain() }
         } catch is CancellationError {
             await stream.discardQueued()
-            return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: true)
+            return Report(spoken: length(written, at: target.sampleRate), interrupted: true)
         }
-        return Report(seconds: Double(written) / Double(target.sampleRate), interrupted: false)
+        return Report(spoken: length(written, at: target.sampleRate), interrupted: false)
     }
 
     /// Runs a call on the stream; its failure becomes a ``StreamFailure``.
@@ -79,5 +79,10 @@ public enum SpeechPlayer {
             samples = try resampler!.process(samples)
         }
         return ChannelMixer.convert(AudioBuffer(format: PCMFormat(sampleRate: target.sampleRate, channels: 1), samples: samples), toChannels: target.channels)
+    }
+
+    /// How long `frames` frames at `sampleRate` play.
+    private static func length(_ frames: Int, at sampleRate: Int) -> Duration {
+        SampleTime.zero(rate: sampleRate).duration(to: SampleTime(frame: Int64(frames), sampleRate: sampleRate))
     }
 }

@@ -30,13 +30,7 @@ public struct CorpusEvaluator {
         let clock = ContinuousClock()
         let lenient = WakeWordConfiguration(sensitivity: 1)
         for (number, entry) in corpus.entries.enumerated() {
-            let audio: AudioBuffer
-            do {
-                audio = try VoiceInput.prepare(AudioFileReader.read(corpus.path(of: entry)))
-            } catch {
-                log("skipping \(entry.file): \(error)")
-                continue
-            }
+            guard let audio = corpus.audio(of: entry, log: log) else { continue }
             audioTime += audio.duration
             var decisions: [Bool] = []
             let vadStart = clock.now
@@ -46,8 +40,8 @@ public struct CorpusEvaluator {
                 throw .voice(error)
             }
             let vadElapsed = clock.now - vadStart
-            vadTime += vadElapsed.seconds
-            vadRatios.append(vadElapsed.seconds / audio.duration)
+            vadTime += vadElapsed.inSeconds
+            vadRatios.append(vadElapsed.inSeconds / audio.duration)
             vadScore.add(predicted: decisions, truth: entry.speechFrames(count: decisions.count))
             if let model {
                 var detections: [WakeWordDetection] = []
@@ -58,12 +52,12 @@ public struct CorpusEvaluator {
                     throw .voice(error)
                 }
                 let wakeElapsed = clock.now - wakeStart
-                wakeTime += wakeElapsed.seconds
-                wakeRatios.append(wakeElapsed.seconds / audio.duration)
+                wakeTime += wakeElapsed.inSeconds
+                wakeRatios.append(wakeElapsed.inSeconds / audio.duration)
                 trials.append(
                     WakeWordTrial(
                         occurrences: entry.keywords.map { $0.start...$0.end }, detections: detections,
-                        durationSeconds: audio.duration, isConfusable: entry.kind == "confusable"))
+                        duration: .seconds(audio.duration), isConfusable: entry.kind == "confusable"))
                 if number % 5 == 0 {
                     let pipelineStart = clock.now
                     do {
@@ -71,7 +65,7 @@ public struct CorpusEvaluator {
                     } catch {
                         throw .voice(error)
                     }
-                    pipelineTime += (clock.now - pipelineStart).seconds / audio.duration
+                    pipelineTime += (clock.now - pipelineStart).inSeconds / audio.duration
                 }
             }
             if (number + 1) % 100 == 0 { log("\(number + 1)/\(corpus.entries.count) files") }
@@ -119,7 +113,7 @@ public struct CorpusEvaluator {
                     do {
                         let detections = try WakeWordDetector(models: [candidate]).detections(in: audio)
                         trials.append(WakeWordTrial(occurrences: entry.keywords.map { $0.start...$0.end },
-                                                    detections: detections, durationSeconds: audio.duration))
+                                                    detections: detections, duration: .seconds(audio.duration)))
                     } catch {
                         throw .voice(error)
                     }
@@ -141,12 +135,5 @@ public struct CorpusEvaluator {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
     }
 }

@@ -1,5 +1,7 @@
 import WakeRuntime
 import Foundation
+public import AudioCore
+import Voice
 
 /// A corpus written by `scripts/make-corpus`: WAV files and `labels.jsonl`.
 public struct LabelledCorpus: Sendable {
@@ -55,5 +57,16 @@ public struct LabelledCorpus: Sendable {
 
     public func path(of entry: Entry) -> String {
         (directory as NSString).appendingPathComponent(entry.file)
+    }
+
+    /// The entry's audio as the voice stage takes it, or `nil` when it cannot be read (said
+    /// through `log`: the evaluation skips the file and goes on).
+    public func audio(of entry: Entry, log: (String) -> Void) -> AudioBuffer? {
+        do {
+            return try VoiceInput.prepare(AudioFileReader.read(path(of: entry)))
+        } catch {
+            log("skipping \(entry.file): \(error)")
+            return nil
+        }
     }
 }

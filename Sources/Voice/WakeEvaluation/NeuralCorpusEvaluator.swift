@@ -56,13 +56,7 @@ public struct NeuralCorpusEvaluator {
         var ratios: [Double] = []
         var compute = 0.0, audioTime = 0.0
         for (number, entry) in corpus.entries.enumerated() {
-            let audio: AudioBuffer
-            do {
-                audio = try VoiceInput.prepare(AudioFileReader.read(corpus.path(of: entry)))
-            } catch {
-                log("skipping \(entry.file): \(error)")
-                continue
-            }
+            guard let audio = corpus.audio(of: entry, log: log) else { continue }
             let start = Self.cpuSeconds()
             let features = try OpenWakeWordFeatures(melspectrogram: melspectrogram, embedding: embedding)
             let classifier = try OpenWakeWordHead(graph: head, silence: features.silenceEmbedding)
@@ -92,7 +86,7 @@ public struct NeuralCorpusEvaluator {
                     WakeWordDetection(keyword: "", time: $0.time, start: $0.time, score: Double($0.score), matchScore: Double($0.score))
                 }
                 return WakeWordTrial(occurrences: file.entry.keywords.map { $0.start...$0.end }, detections: detections,
-                                     durationSeconds: file.duration, isConfusable: file.entry.kind == "confusable")
+                                     duration: .seconds(file.duration), isConfusable: file.entry.kind == "confusable")
             })
         }
         let rows = thresholds.map { evaluation(at: $0).row(threshold: Double($0)) }

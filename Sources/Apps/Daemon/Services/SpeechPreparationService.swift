@@ -6,6 +6,8 @@ import Speech
 /// lists every voice file at its first use (seconds where files are slow to reach), which the
 /// first reply would otherwise wait for with the glasses' speaker open. Logs when it starts and
 /// what was prepared, or why not (each reply then says so too); then waits for the shutdown.
+/// A shutdown during the preparation ends the wait at once (``SpeechEngines/prepare(for:)``
+/// leaves espeak-ng's uninterruptible call to its thread).
 struct SpeechPreparationService: Service {
     let state: AssistantState
     let logger: Logger
@@ -14,8 +16,11 @@ struct SpeechPreparationService: Service {
         let settings = state.speech
         logger.info("preparing the replies' speech (\(settings.engine))")
         do {
-            let prepared = try await SpeechEngines.prepare(for: settings)
+            let prepared = try await cancelWhenGracefulShutdown { try await SpeechEngines.prepare(for: settings) }
             logger.info("\(prepared)")
+        } catch is CancellationError {
+            logger.info("the replies' speech (\(settings.engine)) was still being prepared at shutdown; not waited for")
+            return
         } catch {
             logger.error("the replies' speech (\(settings.engine)) could not be prepared: \(error)")
         }

@@ -118,8 +118,8 @@ struct Listen: AsyncParsableCommand {
     /// The endpointer's timings, with `--end-silence` and `--command-wait`.
     func endpointerConfiguration() -> EndpointerConfiguration {
         var endpointer = EndpointerConfiguration()
-        if let endSilence { endpointer.silenceSecondsToEnd = Double(endSilence / .milliseconds(1)) / 1000 }
-        if let commandWait { endpointer.noSpeechTimeoutSeconds = Double(commandWait / .milliseconds(1)) / 1000 }
+        if let endSilence { endpointer.silenceToEnd = endSilence }
+        if let commandWait { endpointer.noSpeechTimeout = commandWait }
         return endpointer
     }
 

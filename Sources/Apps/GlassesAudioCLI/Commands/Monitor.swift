@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioBackend
+import AudioCore
 import BackendSelection
 import Foundation
 import RouteService
@@ -80,8 +81,7 @@ private struct MonitorPrinter: Sendable {
     let json: Bool
 
     func print(_ line: String, record: (Double) -> some Encodable) throws {
-        let elapsed = ContinuousClock.now - start
-        let time = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let time = (ContinuousClock.now - start).inSeconds
         if json {
             try printJSON(record((time * 1000).rounded() / 1000))
         } else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioCore
 import BluezBackend
 import BluezModel
 import Foundation
@@ -28,6 +29,7 @@ struct Pair: AsyncParsableCommand {
         if discoverySeconds < 1 { throw ValidationError("--discovery-seconds must be at least 1") }
     }
 
+    /// The `--json` object; spans in seconds.
     struct Report: Encodable {
         var newlyPaired: Bool
         var connected: Bool
@@ -43,12 +45,11 @@ struct Pair: AsyncParsableCommand {
         do {
             let result = try await client.pair(device, discoveryTimeout: .seconds(discoverySeconds))
             var report = Report(newlyPaired: result.paired, connected: result.device.connected,
-                                discoverySeconds: result.discoverySeconds, pairSeconds: result.pairSeconds, device: result.device)
+                                discoverySeconds: result.untilDiscovered.inSeconds, pairSeconds: result.untilPaired.inSeconds, device: result.device)
             if !noConnect {
                 let start = ContinuousClock.now
                 let linked = try await client.perform(BluezLinkRequest(connect: true, profile: nil), on: device)
-                let took = ContinuousClock.now - start
-                report.connectSeconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+                report.connectSeconds = (ContinuousClock.now - start).inSeconds
                 report.device = linked.device
                 report.connected = linked.device.connected
             }

@@ -88,7 +88,7 @@ struct Say: AsyncParsableCommand {
         ) { _, routes in
             try await RoutedSpeech.say(text, settings: settings, on: routes, wait: timeout, firstChunk: { firstChunk.mark() })
         }
-        try report(Result(text: text, seconds: said.seconds, destination: said.sink, firstChunkMilliseconds: firstChunk.milliseconds))
+        try report(Result(text: text, seconds: said.spoken.inSeconds, destination: said.sink, firstChunkMilliseconds: firstChunk.milliseconds))
     }
 
     private func report(_ result: Result) throws {

@@ -4,9 +4,9 @@ public import AudioCore
 /// sample clock (``LogMelFeatureExtractor/sampleRate``, from the stream's first sample).
 public struct CommandSegment: Sendable, Equatable, Codable {
     public enum EndReason: String, Sendable, Equatable, Codable {
-        /// Trailing silence reached ``EndpointerConfiguration/silenceSecondsToEnd``.
+        /// Trailing silence reached ``EndpointerConfiguration/silenceToEnd``.
         case silence
-        /// ``EndpointerConfiguration/maximumSeconds`` reached.
+        /// ``EndpointerConfiguration/maximum`` reached.
         case maximumLength
         /// The stream ended while the command was open.
         case endOfStream

@@ -22,45 +22,45 @@ public struct Endpointer: Sendable {
     struct Spans: Sendable {
         var speechToStart, silenceToEnd, reset, minimum, maximum, noSpeechTimeout, preRoll: Int64
 
-        init(_ configuration: EndpointerConfiguration, frameSeconds: Double) {
-            func frames(_ seconds: Double) -> Int64 { Int64((seconds / frameSeconds).rounded()) }
-            speechToStart = frames(configuration.speechSecondsToStart)
-            silenceToEnd = frames(configuration.silenceSecondsToEnd)
-            reset = frames(configuration.resetSeconds)
-            minimum = frames(configuration.minimumSeconds)
-            maximum = frames(configuration.maximumSeconds)
-            noSpeechTimeout = frames(configuration.noSpeechTimeoutSeconds)
-            preRoll = frames(configuration.preRollSeconds)
+        init(_ configuration: EndpointerConfiguration, frameLength: Duration) {
+            func frames(_ span: Duration) -> Int64 { Int64((span / frameLength).rounded()) }
+            speechToStart = frames(configuration.speechToStart)
+            silenceToEnd = frames(configuration.silenceToEnd)
+            reset = frames(configuration.reset)
+            minimum = frames(configuration.minimum)
+            maximum = frames(configuration.maximum)
+            noSpeechTimeout = frames(configuration.noSpeechTimeout)
+            preRoll = frames(configuration.preRoll)
         }
     }
 
     public let configuration: EndpointerConfiguration
     public private(set) var state: State = .idle
-    /// Length of one decision frame in seconds.
-    public let frameSeconds: Double
+    /// Length of one decision frame.
+    public let frameLength: Duration
     private let spans: Spans
 
-    public init(configuration: EndpointerConfiguration = EndpointerConfiguration(), frameSeconds: Double = 0.01)
+    public init(configuration: EndpointerConfiguration = EndpointerConfiguration(), frameLength: Duration = .milliseconds(10))
         throws(VoiceError)
     {
         try configuration.validate()
-        guard frameSeconds.isFinite, frameSeconds > 0 else { throw .invalidParameter("the endpointer's frame length must be positive") }
+        guard frameLength > .zero else { throw .invalidParameter("the endpointer's frame length must be positive") }
         self.configuration = configuration
-        self.frameSeconds = frameSeconds
-        spans = Spans(configuration, frameSeconds: frameSeconds)
+        self.frameLength = frameLength
+        spans = Spans(configuration, frameLength: frameLength)
     }
 
     /// The frame that starts at `time` (seconds), to the nearest.
-    private func frame(_ time: Double) -> Int64 { Int64((time / frameSeconds).rounded()) }
+    private func frame(_ time: Double) -> Int64 { Int64((time / frameLength.inSeconds).rounded()) }
 
     /// Frame `index`'s start in seconds.
-    private func seconds(_ index: Int64) -> Double { Double(index) * frameSeconds }
+    private func seconds(_ index: Int64) -> Double { Double(index) * frameLength.inSeconds }
 
     /// A wake word ended at `time`: start listening for a command, unless one is already open.
     ///
     /// A wake phrase heard while a command is open (said again, echoed, a looping mic, babble
     /// that scores) is part of that command: restarting on it let a phrase repeated every few
-    /// seconds hold the capture open for ever, past ``EndpointerConfiguration/maximumSeconds``
+    /// seconds hold the capture open for ever, past ``EndpointerConfiguration/maximum``
     /// and the no-speech timeout. Both count from the wake that opened the command, as a
     /// voice assistant's own wake word sleeps while it takes a command.
     public mutating func wake(at time: Double) -> [EndpointerAction] {
@@ -140,6 +140,6 @@ public struct Endpointer: Sendable {
     /// Frame `index`'s start on the voice stage's sample clock.
     private func sampleTime(_ index: Int64) -> SampleTime {
         let rate = LogMelFeatureExtractor.sampleRate
-        return SampleTime(frame: index * Int64((frameSeconds * Double(rate)).rounded()), sampleRate: rate)
+        return SampleTime(frame: index * SampleTime(at: frameLength, sampleRate: rate).frame, sampleRate: rate)
     }
 }

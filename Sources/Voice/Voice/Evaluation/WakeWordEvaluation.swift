@@ -1,3 +1,5 @@
+import AudioCore
+
 /// Wake-word false rejections against false accepts per hour, by thresholding the scores of
 /// detections collected at the most lenient setting.
 ///
@@ -12,7 +14,7 @@ public struct WakeWordEvaluation: Sendable {
 
     public var occurrenceCount: Int { trials.reduce(0) { $0 + $1.occurrences.count } }
     /// Hours of the files that are not confusables.
-    public var hours: Double { trials.filter { !$0.isConfusable }.reduce(0) { $0 + $1.durationSeconds } / 3600 }
+    public var hours: Double { trials.filter { !$0.isConfusable }.reduce(0) { $0 + $1.duration.inSeconds } / 3600 }
 
     /// The operating point when only detections scoring `threshold` or more count.
     public func row(threshold: Double, sensitivity: Double? = nil) -> DETRow {

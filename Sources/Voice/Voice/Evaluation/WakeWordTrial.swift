@@ -4,16 +4,17 @@ public struct WakeWordTrial: Sendable, Equatable {
     public var occurrences: [ClosedRange<Double>]
     /// Everything the detector reported, run at its most lenient threshold.
     public var detections: [WakeWordDetection]
-    public var durationSeconds: Double
+    /// How long the file is.
+    public var duration: Duration
     /// Holds a deliberately confusable phrase ("hey lasses"): its false accepts are counted apart
     /// (``DETRow/confusableAcceptRate``), not in the false accepts per hour.
     public var isConfusable: Bool
 
-    public init(occurrences: [ClosedRange<Double>], detections: [WakeWordDetection], durationSeconds: Double,
+    public init(occurrences: [ClosedRange<Double>], detections: [WakeWordDetection], duration: Duration,
                 isConfusable: Bool = false) {
         self.occurrences = occurrences
         self.detections = detections
-        self.durationSeconds = durationSeconds
+        self.duration = duration
         self.isConfusable = isConfusable
     }
 }

@@ -4,7 +4,7 @@ public import AudioCore
 ///
 /// Frames in (16 kHz mono samples or shared log-mel frames), detections out; no I/O, no threads,
 /// one owner. A phrase fires when its best template score reaches the threshold for the
-/// configured sensitivity; the detector then waits ``WakeWordConfiguration/peakWaitSeconds`` for a
+/// configured sensitivity; the detector then waits ``WakeWordConfiguration/peakWait`` for a
 /// higher peak, reports the best one, and stays quiet for that phrase for the refractory period.
 public final class WakeWordDetector {
     public let configuration: WakeWordConfiguration
@@ -67,8 +67,8 @@ public final class WakeWordDetector {
         frameIndex += 1
         history.append(logMel)
         if history.count > Self.historyLimit + 100 { history.removeFirst(history.count - Self.historyLimit) }
-        let peakWait = Int((configuration.peakWaitSeconds * LogMelFeatureExtractor.frameRate).rounded())
-        let refractory = Int((configuration.refractorySeconds * LogMelFeatureExtractor.frameRate).rounded())
+        let peakWait = Int((configuration.peakWait.inSeconds * LogMelFeatureExtractor.frameRate).rounded())
+        let refractory = Int((configuration.refractory.inSeconds * LogMelFeatureExtractor.frameRate).rounded())
         var detections: [WakeWordDetection] = []
         for slot in keywords.indices {
             var best: (score: Float, start: Int) = (-.infinity, index)
@@ -96,7 +96,7 @@ public final class WakeWordDetector {
         return detections
     }
 
-    /// Reports a peak still waiting out ``WakeWordConfiguration/peakWaitSeconds`` (end of stream).
+    /// Reports a peak still waiting out ``WakeWordConfiguration/peakWait`` (end of stream).
     public func finish() -> [WakeWordDetection] {
         var detections: [WakeWordDetection] = []
         for slot in keywords.indices {

@@ -41,8 +41,8 @@ public struct NeuralHeadTrainer: Sendable {
     public var miningEpochs: Int
     /// Weight of a negative window relative to balanced classes.
     public var negativeWeight: Float
-    /// Seconds of noise alone (babble, hum, coloured noise) among the negatives.
-    public var noiseSeconds: Double
+    /// Noise alone (babble, hum, coloured noise) among the negatives.
+    public var noise: Duration
     /// Share of the phrases said over another talker 8–30 dB down (barge-in over a reply).
     public var overlapShare: Double = 0.3
     /// The range a stream's noise is drawn from, in dB below its speech.
@@ -99,7 +99,7 @@ public struct NeuralHeadTrainer: Sendable {
 
     public init(seed: UInt64 = 1, positiveCount: Int = 1000, sentenceRepeats: Int = 5, confusableRepeats: Int = 3,
                 hiddenUnits: Int = 48, epochs: Int = 16, miningEpochs: Int = 8, negativeWeight: Float = 20,
-                noiseSeconds: Double = 240, fliteShare: Double = 0.35,
+                noise: Duration = .seconds(240), fliteShare: Double = 0.35,
                 heldOutLanguages: Set<String> = [], heldOutFliteVoices: Set<String> = []) {
         self.seed = seed
         self.positiveCount = positiveCount
@@ -109,7 +109,7 @@ public struct NeuralHeadTrainer: Sendable {
         self.epochs = epochs
         self.miningEpochs = miningEpochs
         self.negativeWeight = negativeWeight
-        self.noiseSeconds = noiseSeconds
+        self.noise = noise
         self.fliteShare = fliteShare
         self.heldOutLanguages = heldOutLanguages
         self.heldOutFliteVoices = heldOutFliteVoices
@@ -123,7 +123,7 @@ public struct NeuralHeadTrainer: Sendable {
             samples.withUnsafeBytes { StableHash.fnv1a($0) }
         }
         return "\(seed) \(positiveCount) \(sentenceRepeats) \(confusableRepeats) \(hiddenUnits) \(epochs) \(miningEpochs) "
-            + "\(negativeWeight) \(noiseSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
+            + "\(negativeWeight) \(noise.inSeconds) \(heldOutLanguages.sorted()) \(flite) \(sentences.joined(separator: "/").hashValueStable) "
             + "\(recordings) \(enrollmentRepeats) \(operatingLogit) \(speedShare) \(speedRange) \(members)"
             + (overlapShare > 0 ? " overlap \(overlapShare)" : "")
             + (snrRange != 0...25 ? " snr \(snrRange)" : "")
@@ -290,11 +290,11 @@ public struct NeuralHeadTrainer: Sendable {
             streams.add(SpeechAugmentation.randomly(clean, speedShare: speedShare, speedRange: speedRange, generator: &generator), isPhrase: true, generator: &generator)
             try drain()
         }
-        var noiseLeft = noiseSeconds
-        while noiseLeft > 0 {
-            let seconds = min(noiseLeft, 20)
-            streams.addNoise(seconds: seconds, generator: &generator)
-            noiseLeft -= seconds
+        var noiseLeft = noise
+        while noiseLeft > .zero {
+            let stretch = min(noiseLeft, .seconds(20))
+            streams.addNoise(seconds: stretch.inSeconds, generator: &generator)
+            noiseLeft -= stretch
             try drain()
         }
         streams.flush(generator: &generator)

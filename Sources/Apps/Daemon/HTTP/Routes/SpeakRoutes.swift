@@ -39,7 +39,7 @@ struct SpeakRoutes {
     private func speak(_ text: String) async throws -> Spoken {
         do {
             let said = try await RoutedSpeech.say(text, settings: context.assistantState.speech, on: context.routes, wait: .seconds(10))
-            return Spoken(success: true, seconds: said.seconds, sink: said.sink)
+            return Spoken(success: true, seconds: said.spoken.inSeconds, sink: said.sink)
         } catch .noRoute(let error) {
             throw APIError(.conflict, "the speaker route is not available: \(error)")
         } catch {
