@@ -274,6 +274,7 @@ class Glasses:
         self.mic_done = False
         clock = time.monotonic()
         sent = 0
+        speaking = False
         while True:
             now = time.monotonic()
             due = int((now - clock) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
@@ -287,6 +288,9 @@ class Glasses:
                 self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
                 self.sco_stats.sent(SCO_PAYLOAD)
                 sent += 1
+            if not speaking and position > self.mic_delay_bytes and len(self.mic_samples) > self.mic_delay_bytes:
+                speaking = True
+                event(f"mic-speech-start late-packets={self.mic_late}")
             if self.fold_at_mic is not None and position >= self.mic_delay_bytes + self.fold_at_mic * SCO_SAMPLE_RATE * 2:
                 self.fold_at_mic = None
                 event(f"mic-at-fold-point samples={position // 2}: folding")
