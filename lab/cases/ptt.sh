@@ -38,6 +38,9 @@ tail -n +"$events_from" "$OUT/logs/peer-events.log" | grep -E "avrcp-key|sco-|mi
 cat /tmp/lab-ptt-commands/*.json 2>/dev/null; echo
 cp -r /tmp/lab-ptt-commands "$OUT/logs/ptt-commands-$(date +%s)" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen --button exited $status"
+# All of the spoken command, not only its start (PulseAudio 16 once kept 0.6 of it, and the
+# recogniser heard "what is the date" in 2 runs of 4).
+check_command_whole /tmp/lab-ptt-commands /tmp/lab-mic-in.wav
 grep -q '"type":"wake"' /tmp/lab-ptt.json && die "the wake word was involved"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-ptt.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-ptt.json)"

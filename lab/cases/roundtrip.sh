@@ -49,6 +49,7 @@ grep "sco-stats" "$OUT/logs/peer-events.log" | tail -1 || true
 cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
 cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"
+check_command_whole /tmp/lab-commands /tmp/lab-mic-in.wav
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-listen.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
