@@ -44,7 +44,7 @@ check_command_whole /tmp/lab-ptt-commands /tmp/lab-mic-in.wav
 grep -q '"type":"wake"' /tmp/lab-ptt.json && die "the wake word was involved"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-ptt.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-ptt.json)"
-read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-ptt-reply.wav)
+read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-ptt-reply.wav 0.0003)
 echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level}"
 awk -v v="${voiced:-0}" 'BEGIN { exit !(v >= 0.8) }' || die "the reply's speech did not reach the glasses' speaker (${voiced:-0} s of sound)"
 wait_for 60 active_profile_is a2dp || die "the card did not go back to A2DP: $(pactl list cards | grep 'Active Profile')"
