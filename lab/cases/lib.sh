@@ -31,3 +31,17 @@ card_profile() { pactl list cards | awk -v want="$1" '/^\tProfiles:/ { p = 1; ne
 # the link from the recogniser; this one it understands at 8 kHz with a wide margin.
 command_wav() { flite -voice rms -t "what time is it" -o /tmp/lab-command-raw.wav \
   && sox /tmp/lab-command-raw.wav -r 8000 -c 1 -b 16 "$1" pad 0.3 0.5; }
+# How much of the spoken command reached the voice stage: the seconds of sound (20 ms frames
+# above -50 dBFS, speech_present.py) in the command listen kept in its history folder $1 (Opus,
+# decoded to WAV through the simulated backend's speaker) against those in the mic's WAV $2.
+# Prints "GOT SAID"; the captured command is whole when GOT is about SAID. (PulseAudio 16 read
+# 144 bytes of each 240-byte SCO packet: the voice stage got 0.58-0.60 s of 1.00 s.)
+command_speech() { local opus; opus=$(ls "$1"/*.opus 2>/dev/null | head -1)
+  [[ -n $opus ]] || { echo "0 $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$2" | awk '{print $1}')"; return; }
+  "$GA" play --backend simulated --sim-speed 20 --speaker-out /tmp/lab-command-got.wav "$opus" > /dev/null 2>&1 || true
+  echo "$(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-command-got.wav 2>/dev/null | awk '{print $1}') $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$2" | awk '{print $1}')"; }
+# Fails the case when the voice stage got less than 0.8 of the command's sound.
+check_command_whole() { local got said; read -r got said < <(command_speech "$1" "$2")
+  echo "the voice stage got ${got:-0} s of the ${said} s of sound the mic said"
+  awk -v g="${got:-0}" -v s="$said" 'BEGIN { exit !(g >= 0.8 * s) }' \
+    || die "the captured command is not whole: ${got:-0} s of sound of ${said} s (audio lost between the glasses' mic and the voice stage)"; }

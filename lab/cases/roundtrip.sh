@@ -49,11 +49,12 @@ grep "sco-stats" "$OUT/logs/peer-events.log" | tail -1 || true
 cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
 cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"
+check_command_whole /tmp/lab-commands /tmp/lab-mic-in.wav
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-listen.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
 grep -q '"type":"replyFinished"' /tmp/lab-listen.json || die "the reply did not finish"
-read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-reply.wav)
+read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-reply.wav 0.0003)
 echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level} (answer: ${answer#ok })"
 awk -v v="${voiced:-0}" 'BEGIN { exit !(v >= 0.8) }' || die "the reply's speech did not reach the glasses' speaker (${voiced:-0} s of sound in ${total:-0} s)"
 wait_for 60 active_profile_is a2dp || die "the card did not go back to A2DP: $(pactl list cards | grep 'Active Profile')"

@@ -57,8 +57,8 @@ logger = logging.getLogger("glasses-peer")
 
 # Every AT command waits this long for OK: under emulation the AG can take seconds.
 AT_TIMEOUT = 15.0
-# The mic's packets fill the SCO buffers the controllers advertise (240 bytes: 15 ms of 8 kHz
-# s16 mono; lab_controller.py says why not 48).
+# The mic's packets fill the SCO buffers the controllers advertise (240 or 144 bytes: 15 or 9 ms
+# of 8 kHz s16 mono; lab_controller.py says which and why).
 SCO_PAYLOAD = SCO_PACKET_LENGTH - SCO_PACKET_LENGTH % 2
 SCO_SAMPLE_RATE = 8000
 # At most this many packets at once when the mic is late (60 ms); beyond, the lateness is given up.
@@ -263,7 +263,7 @@ class Glasses:
             asyncio.get_running_loop().create_task(self.fold())
 
     async def run_mic(self, sco_link) -> None:
-        """Sends the mic WAV (then silence) at 8 kHz, 10 packets every 30 ms.
+        """Sends the mic WAV (then silence) at 8 kHz: every 30 ms, the packets due by then.
 
         A controller's SCO clock cannot run ahead: when the peer falls behind (TCG stalls the
         VM for tens of milliseconds), the lost time is given up — the clock is re-based — and
@@ -274,6 +274,7 @@ class Glasses:
         self.mic_done = False
         clock = time.monotonic()
         sent = 0
+        speaking = False
         while True:
             now = time.monotonic()
             due = int((now - clock) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
@@ -287,6 +288,9 @@ class Glasses:
                 self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
                 self.sco_stats.sent(SCO_PAYLOAD)
                 sent += 1
+            if not speaking and position > self.mic_delay_bytes and len(self.mic_samples) > self.mic_delay_bytes:
+                speaking = True
+                event(f"mic-speech-start late-packets={self.mic_late}")
             if self.fold_at_mic is not None and position >= self.mic_delay_bytes + self.fold_at_mic * SCO_SAMPLE_RATE * 2:
                 self.fold_at_mic = None
                 event(f"mic-at-fold-point samples={position // 2}: folding")

@@ -23,10 +23,11 @@ logger = logging.getLogger(__name__)
 # CVSD at 8 kHz, 16-bit linear PCM input, 2's complement (Core spec, Vol 4, Part E, 6.12).
 VOICE_SETTING_CVSD_16BIT = 0x0060
 # SCO buffers we advertise, 16 of them. The HCI allows up to 255 bytes a SCO packet; USB dongles
-# report 48-64 (their isochronous transfers), UART controllers more. 240 bytes is 15 ms of 8 kHz
-# CVSD: the sound servers read and write SCO one packet per wake-up, and under TCG 48-byte
-# packets (333 wake-ups a second, reading and writing) were more than they could keep up with
-# (docs/bluez.md). BT_LAB_SCO_BYTES (at most 255) sets it for a comparison run.
+# report 48-64 (their isochronous transfers), UART controllers more. The sound servers read and
+# write SCO one packet per wake-up: under TCG 48-byte packets (333 wake-ups a second, reading and
+# writing) were more than they could keep up with. scripts/bt-lab sets the size per sound server
+# (BT_LAB_SCO_BYTES): 240 bytes (15 ms of 8 kHz CVSD) for PipeWire, 144 (9 ms) for PulseAudio 16,
+# which reads 144 bytes of a packet and drops the rest (docs/bluez.md).
 SCO_PACKET_LENGTH = min(255, int(os.environ.get("BT_LAB_SCO_BYTES", "240")))
 SCO_PACKET_COUNT = 16
 GENERAL_INQUIRY_LAP = bytes([0x33, 0x8B, 0x9E])
