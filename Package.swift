@@ -22,7 +22,9 @@ let layers: [String: [String]] = [
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
-    "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket"],
+    "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
+        "ESPHomeAPI",
+    ],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
     ],
@@ -50,6 +52,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // glasses-audiod (issue 11): HTTP API, store, metrics; the WebSocket API is the Wyoming part's.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -306,6 +309,14 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "WyomingTests", dependencies: ["Wyoming", "TestKit"], swiftSettings: strict),
+
+        // ESPHome's native API (Home Assistant's ESPHome integration): the generated messages
+        // (scripts/generate-esphome-api) and the pure framing.
+        .target(
+            name: "ESPHomeAPI",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            swiftSettings: strict),
+        .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestKit"], swiftSettings: strict),
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
