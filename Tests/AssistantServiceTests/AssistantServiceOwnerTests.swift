@@ -221,6 +221,39 @@ struct AssistantServiceOwnerTests {
         await rig.finish()
     }
 
+    /// A new wake phrase's engine trains for minutes before the session's pipelines can be
+    /// made: the glasses keep their route meanwhile, and the route is asked for once it is ready.
+    @Test("a voice stage still being prepared: the route is asked for only once it is ready")
+    func theRouteWaitsForTheVoiceStage() async throws {
+        let rig = try await Rig.make()
+        let (ready, release) = AsyncStream.makeStream(of: Void.self)
+        let asked = Mutex(false)
+        let assistant = AssistantService(
+            routes: rig.routes, backend: Unused(), synthesizer: EspeakSpeech(),
+            configuration: .init(assistant: .init(policy: .mediaFirst)), clock: rig.time.serviceClock, logger: Self.quiet,
+            voiceStage: {
+                asked.withLock { $0 = true }
+                for await _ in ready { break }
+                return { try VoicePipeline(scorer: nil) }
+            })
+        let (assistantEvents, eventsTask) = Self.collect(assistant.events())
+        let (routeOutputs, outputsTask) = Self.collect(rig.outputs)
+        defer { eventsTask.cancel(); outputsTask.cancel() }
+        let loop = Task { await assistant.run() }
+        assistant.trigger()
+        #expect(await rig.advance(upTo: .seconds(30)) { asked.withLock { $0 } }, "the voice stage was never asked for")
+        let opened = await rig.advance(upTo: .seconds(10)) {
+            await routeOutputs.contains { if case .sessionStateChanged = $0 { true } else { false } }
+        }
+        #expect(!opened, "the route was asked for while the voice stage was still being prepared")
+        #expect(rig.simulated.glasses(rig.glasses)?.activeProfile == .media)
+        release.yield()
+        #expect(await rig.advance(upTo: .seconds(30)) { await assistantEvents.contains { $0.type == .routeReady } }, "the route never opened")
+        assistant.stop()
+        await loop.value
+        await rig.finish()
+    }
+
     /// The machine's reply timeout is the one the backend gets, and when it passes the apology
     /// is spoken; the backend's late answer is never played and never confirmed as played.
     @Test("a backend that answers after the reply timeout: the apology is spoken, the late reply is dropped")

@@ -10,7 +10,9 @@ import Voice
 struct AssistantTests {
     let route = SessionRoute(device: "C0:FF:EE:00:00:02", profile: .voice)
     let wake = WakeWordDetection(keyword: "hey glasses", time: 1, start: 0.4, score: 0.9, matchScore: 0.8)
-    let segment = CommandSegment(start: 1.1, end: 2.3, speechStart: 1.3, reason: .silence)
+    let segment = CommandSegment(
+        start: SampleTime(frame: 17600, sampleRate: 16000), end: SampleTime(frame: 36800, sampleRate: 16000),
+        speechStart: SampleTime(frame: 20800, sampleRate: 16000), reason: .silence)
 
     func types(_ actions: [AssistantAction]) -> [String] {
         actions.map { action in

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Speech
 import TestKit
@@ -48,9 +49,9 @@ struct CaptureLimitPropertyTests {
                 if open == nil { open = detection }
             case .command(let wake, let segment):
                 #expect(wake == open, "a command reported for another wake than the one that opened it")
-                #expect(segment.end - segment.start <= Self.endpointer.maximumSeconds + 0.011, "a \(segment.end - segment.start) s command")
-                #expect(segment.start >= wake.time - 1e-9)
-                #expect(segment.end <= wake.time + limit + 0.011)
+                #expect(segment.end.seconds - segment.start.seconds <= Self.endpointer.maximumSeconds + 0.011, "a \(segment.end.seconds - segment.start.seconds) s command")
+                #expect(segment.start.seconds >= wake.time - 1e-9)
+                #expect(segment.end.seconds <= wake.time + limit + 0.011)
                 ends.append(segment.reason.rawValue)
                 open = nil
             case .noCommand(let wake):

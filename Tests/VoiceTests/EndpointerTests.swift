@@ -1,3 +1,4 @@
+import AudioCore
 import Speech
 import TestKit
 import Testing
@@ -5,6 +6,11 @@ import Voice
 
 @Suite("Endpointing", .oneAtATime)
 struct EndpointerTests {
+    /// `seconds` on the voice stage's sample clock.
+    static func time(_ seconds: Double) -> SampleTime {
+        SampleTime(at: .milliseconds(Int((seconds * 1000).rounded())), sampleRate: 16000)
+    }
+
     /// Feeds 10 ms decisions from `start` to `end` (seconds), speech inside `speech`.
     func run(_ endpointer: inout Endpointer, from start: Double, to end: Double, speech: [ClosedRange<Double>])
         -> [EndpointerAction]
@@ -25,7 +31,7 @@ struct EndpointerTests {
         let actions = run(&endpointer, from: 0, to: 6, speech: [2.0...3.495])
         #expect(actions == [
             .commandStarted(captureFrom: 1.5),
-            .commandEnded(CommandSegment(start: 1.5, end: 3.5, speechStart: 2.0, reason: .silence)),
+            .commandEnded(CommandSegment(start: Self.time(1.5), end: Self.time(3.5), speechStart: Self.time(2.0), reason: .silence)),
         ])
     }
 
@@ -59,7 +65,7 @@ struct EndpointerTests {
             return
         }
         #expect(segment.reason == .maximumLength)
-        #expect(abs(segment.end - segment.start - 3) < 0.011)
+        #expect(abs(segment.end.seconds - segment.start.seconds - 3) < 0.011)
     }
 
     @Test func streamEndClosesAnOpenCommand() throws {
@@ -67,7 +73,7 @@ struct EndpointerTests {
         _ = endpointer.wake(at: 0)
         _ = run(&endpointer, from: 0, to: 2, speech: [0.5...2])
         #expect(endpointer.finish() == [
-            .commandEnded(CommandSegment(start: 0, end: 2, speechStart: 0.5, reason: .endOfStream)),
+            .commandEnded(CommandSegment(start: Self.time(0), end: Self.time(2), speechStart: Self.time(0.5), reason: .endOfStream)),
         ])
         #expect(endpointer.state == .idle)
     }
@@ -87,8 +93,8 @@ struct EndpointerTests {
         }
         try #require(!ended.isEmpty, "no command ended in 28 s: \(actions)")
         #expect(ended[0].reason == .maximumLength)
-        #expect(abs(ended[0].end - ended[0].start - 15) < 0.011)
-        #expect(ended[0].start == 0)
+        #expect(abs(ended[0].end.seconds - ended[0].start.seconds - 15) < 0.011)
+        #expect(ended[0].start.seconds == 0)
     }
 
     @Test("the wake phrase heard again while waiting for a command does not move the no-speech timeout")
@@ -145,7 +151,7 @@ struct EndpointerTests {
         let commandEnd = commandStart + Double(command.count) / 16000
         #expect(segments[0].reason == .silence)
         #expect(segments[0].start < segments[0].speechStart)
-        #expect(abs(segments[0].speechStart - commandStart) < 0.3)
-        #expect(abs(segments[0].end - commandEnd) < 0.4)
+        #expect(abs(segments[0].speechStart.seconds - commandStart) < 0.3)
+        #expect(abs(segments[0].end.seconds - commandEnd) < 0.4)
     }
 }

@@ -1,5 +1,6 @@
 import AudioCore
-import Speech
+@testable import Speech
+import Synchronization
 import TestKit
 import Testing
 
@@ -34,6 +35,36 @@ struct SpeechTests {
         }
         #expect(throws: SpeechError.invalidParameter("rate 20 is outside 80...450 words per minute")) {
             try EspeakSynthesizer.synthesize("hello", voice: EspeakVoice(rate: 20))
+        }
+    }
+
+    /// The engine's one-time work (espeak-ng's listing of every voice file, which took seconds
+    /// through the lab VM's shared folder while the first reply's stream waited) is done by
+    /// `prepare`, not by the reply: a reply after it lists nothing and still speaks; one
+    /// without it lists the voices itself. One test: both steps reset the process-wide list.
+    @Test func prepareDoesTheFirstReplysOneTimeWork() async throws {
+        let engine = EspeakSpeech()
+        let settings = SpeechSettings(voice: "en-us")
+        EspeakSpeech.forgetInstalledVoices()
+        let said = try engine.prepare(for: settings)
+        #expect(said.contains("espeak-ng ready: voice en-us"))
+        let afterPreparing = EspeakSpeech.voiceListings.load(ordering: .relaxed)
+        var seconds = 0.0
+        for try await chunk in engine.speak("it is ten past nine", settings: settings) { seconds += chunk.duration }
+        #expect(EspeakSpeech.voiceListings.load(ordering: .relaxed) == afterPreparing)
+        #expect(seconds > 0.5)
+
+        EspeakSpeech.forgetInstalledVoices()
+        for try await _ in engine.speak("it is ten past nine", settings: settings) {}
+        #expect(EspeakSpeech.voiceListings.load(ordering: .relaxed) == afterPreparing + 1)
+    }
+
+    @Test func preparingAnUnknownVoiceSaysWhichExist() async {
+        await #expect(throws: SpeechError.self) {
+            try await SpeechEngines.prepare(for: SpeechSettings(voice: "xx-nowhere"))
+        }
+        await #expect(throws: SpeechError.invalidParameter("unknown speech engine 'nope'; known: espeak")) {
+            try await SpeechEngines.prepare(for: SpeechSettings(engine: "nope"))
         }
     }
 }

@@ -24,3 +24,10 @@ card_profile() { pactl list cards | awk -v want="$1" '/^\tProfiles:/ { p = 1; ne
   p { raw = $1; sub(":$", "", raw); name = raw; gsub("_", "-", name)
       if (name == want) { exact = raw } else if (index(name, want) == 1 && first == "") { first = raw } }
   END { print (exact != "" ? exact : first) }'; }
+# The spoken command "what time is it" as the glasses' mic sends it (8 kHz mono, 16-bit), in
+# $1: flite's rms voice, 0.3 s of silence before and 0.5 s after. Push-to-talk commands carry no
+# wake phrase. Not samples/hey-glasses-what-time.wav: the local recogniser hears that recording,
+# clean and resampled to 8 kHz on the host, as "read" (`voice-eval commands`), so it cannot tell
+# the link from the recogniser; this one it understands at 8 kHz with a wide margin.
+command_wav() { flite -voice rms -t "what time is it" -o /tmp/lab-command-raw.wav \
+  && sox /tmp/lab-command-raw.wav -r 8000 -c 1 -b 16 "$1" pad 0.3 0.5; }

@@ -9,7 +9,8 @@ set -uo pipefail
 SERVER=$1 OUT=$2 REPO=$3
 shift 3
 CASES=("$@")
-LAB=$REPO/lab
+# The lab this script is part of (bt-lab hands the guest a copy taken at its start).
+LAB=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=/opt/btlab-venv/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mkdir -p "$OUT/logs"
 : > "$OUT/results"
@@ -99,18 +100,21 @@ for name in "${CASES[@]}"; do
     echo "case $name failed: no such case ($script)" >> "$OUT/results"; continue
   fi
   echo "bt-lab[$SERVER]: case $name"
+  # A case named twice (two runs in a row) keeps each run's log: case-NAME.log, case-NAME-2.log…
+  log=$OUT/logs/case-$name.log run=1
+  while [[ -e $log ]]; do run=$((run + 1)); log=$OUT/logs/case-$name-$run.log; done
   set +e
   # What a case left running in the background (a listen it gave up on) ends with it.
-  ( set -euo pipefail; trap 'kill $(jobs -p) 2>/dev/null || true' EXIT; source "$LAB/cases/lib.sh"; source "$script" ) > "$OUT/logs/case-$name.log" 2>&1
+  ( set -euo pipefail; trap 'kill $(jobs -p) 2>/dev/null || true' EXIT; source "$LAB/cases/lib.sh"; source "$script" ) > "$log" 2>&1
   status=$?
   set -e +e
   took=$(since "$start")
   case $status in
     0) echo "case $name passed $took" >> "$OUT/results" ;;
-    77) echo "case $name skipped $took $(tail -1 "$OUT/logs/case-$name.log")" >> "$OUT/results" ;;
-    *) echo "case $name failed $took $(tail -1 "$OUT/logs/case-$name.log")" >> "$OUT/results" ;;
+    77) echo "case $name skipped $took $(tail -1 "$log")" >> "$OUT/results" ;;
+    *) echo "case $name failed $took $(tail -1 "$log")" >> "$OUT/results" ;;
   esac
-  grep -h "^timing " "$OUT/logs/case-$name.log" | sed "s/^timing /timing $SERVER /" >> "$OUT/timings" || true
+  grep -h "^timing " "$log" | sed "s/^timing /timing $SERVER /" >> "$OUT/timings" || true
   tail -1 "$OUT/results"
 done
 peer quit > /dev/null 2>&1 || true

@@ -23,6 +23,11 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     a2dp-stop                   closes it; answers frames and samples
     fold                        link loss: the ACL (and SCO) dropped with "connection timeout";
                                 the glasses answer no page or inquiry until unfold
+    fold-at-mic SECONDS|off     folds (as fold) once the mic has said SECONDS of its WAV (after
+                                its delay): mid-command, wherever the command's listener is
+    fold-on-sound [off]         folds (as fold) as soon as the speaker gets a packet of sound
+                                (a sample above 1 % of full scale): mid-reply, whatever the
+                                reply's length, with no client polling in between
     unfold                      the glasses are connectable (and discoverable) again
     quit
 """
@@ -157,6 +162,9 @@ class Glasses:
         self.speaker: wave.Wave_write | None = None
         self.speaker_samples = 0
         self.sco_first_buffer = False
+        self.fold_on_sound = False
+        self.fold_at_mic: float | None = None
+        self.mic_delay_bytes = 0
         self.sco_stats = ScoStats()
         self.a2dp_file: wave.Wave_write | None = None
         self.a2dp_path: str | None = None
@@ -249,6 +257,10 @@ class Glasses:
         if self.speaker:
             self.speaker.writeframes(data)
             self.speaker_samples += len(data) // 2
+        if self.fold_on_sound and max(map(abs, memoryview(data).cast("h")), default=0) > 327:
+            self.fold_on_sound = False
+            event("sound-at-speaker: folding")
+            asyncio.get_running_loop().create_task(self.fold())
 
     async def run_mic(self, sco_link) -> None:
         """Sends the mic WAV (then silence) at 8 kHz, 10 packets every 30 ms.
@@ -275,6 +287,10 @@ class Glasses:
                 self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
                 self.sco_stats.sent(SCO_PAYLOAD)
                 sent += 1
+            if self.fold_at_mic is not None and position >= self.mic_delay_bytes + self.fold_at_mic * SCO_SAMPLE_RATE * 2:
+                self.fold_at_mic = None
+                event(f"mic-at-fold-point samples={position // 2}: folding")
+                asyncio.get_running_loop().create_task(self.fold())
             if position >= len(self.mic_samples) > 0 and not self.mic_done:
                 self.mic_done = True
                 event(f"mic-done samples={len(self.mic_samples) // 2} late-packets={self.mic_late}")
@@ -287,7 +303,8 @@ class Glasses:
             if source.getframerate() != SCO_SAMPLE_RATE or source.getnchannels() != 1 or source.getsampwidth() != 2:
                 return "error the mic WAV must be 8000 Hz mono 16-bit (convert it with sox)"
             speech = source.readframes(source.getnframes())
-        self.mic_samples = bytes(int(delay * SCO_SAMPLE_RATE) * 2) + speech
+        self.mic_delay_bytes = int(delay * SCO_SAMPLE_RATE) * 2
+        self.mic_samples = bytes(self.mic_delay_bytes) + speech
         if self.sco_link and self.mic_task:
             self.mic_task.cancel()
             self.mic_task = asyncio.get_running_loop().create_task(self.run_mic(self.sco_link))
@@ -474,6 +491,12 @@ class Glasses:
             return self.stop_a2dp()
         if name == "fold":
             return await self.fold()
+        if name == "fold-at-mic" and arguments:
+            self.fold_at_mic = None if arguments[0] == "off" else float(arguments[0])
+            return "ok disarmed" if self.fold_at_mic is None else f"ok armed at {self.fold_at_mic:.1f} s"
+        if name == "fold-on-sound":
+            self.fold_on_sound = not arguments or arguments[0] != "off"
+            return "ok armed" if self.fold_on_sound else "ok disarmed"
         if name == "unfold":
             await self.device.set_connectable(True)
             await self.device.set_discoverable(True)

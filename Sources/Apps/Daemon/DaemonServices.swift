@@ -15,6 +15,7 @@ public import ServiceLifecycle
 /// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
 ///   minutes, said with its progress), then listening starts when configured to; stopped early
 ///   on shutdown, between two training utterances;
+/// - speech preparation: the replies' speech engine loaded once, off the first reply's path;
 /// - systemd: the watchdog, and STOPPING first on shutdown.
 public enum DaemonServices {
     public static func assemble(_ context: DaemonContext) async -> [any Service] {
@@ -31,6 +32,7 @@ public enum DaemonServices {
                 engines: context.wakeEngines, state: context.assistantState, logger: context.logger,
                 // Listens once its wake word is ready, when configured to (the input waits for the loop).
                 whenPrepared: { if listen { assistant.trigger(skipWake: false) } }))
+        services.append(SpeechPreparationService(state: context.assistantState, logger: context.logger))
         services.append(SystemdService(notifier: context.notifier, interval: context.configuration.watchdogInterval))
         return services
     }

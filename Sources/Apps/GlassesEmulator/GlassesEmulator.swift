@@ -76,7 +76,27 @@ public final class GlassesEmulator: Sendable {
     public var mediaEndpointRegistered: Bool { state.withLock { $0.soundServer?.endpoint != nil } }
 
     /// Whether a sound server has registered with "BlueZ" for media and with "oFono" for calls.
-    public var soundServerRegistered: Bool { state.withLock { $0.soundServer != nil && $0.agent != nil } }
+    public var soundServerRegistered: Bool { state.withLock { $0.soundServerRegistered } }
+
+    /// Returns once a sound server has registered with "BlueZ" for media and with "oFono" for
+    /// calls (at once when it has): woken by the registration itself, never polled. Throws
+    /// `CancellationError` when the calling task is cancelled first.
+    public func soundServerRegistration() async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+                let waiting = state.withLock { state in
+                    guard !state.soundServerRegistered, !Task.isCancelled else { return false }
+                    state.registrationWaiters[id] = waiter
+                    return true
+                }
+                guard !waiting else { return }
+                if Task.isCancelled { waiter.resume(throwing: CancellationError()) } else { waiter.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.registrationWaiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
 
     /// The glasses connect: Device1 says Connected, BlueZ configures the A2DP transport with
     /// the sound server's SBC endpoint, and then oFono announces the hands-free card. A2DP
@@ -224,7 +244,7 @@ struct EmulatorState: Sendable {
     var withdrawn: Set<AudioRole> = []
     /// The battery level the glasses report, percent.
     var battery = 80
-    var soundServer: SoundServer?
+    var soundServer: SoundServer? { didSet { resumeRegistrationWaiters() } }
     var transportPath: String?
     var transportCount = 0
     /// The media side is done for this connection: configured, refused, or not offered.
@@ -237,7 +257,19 @@ struct EmulatorState: Sendable {
     func cardVisible(offersMedia: Bool) -> Bool {
         connected && !withdrawn.contains(.voice) && (!offersMedia || mediaSettled || soundServer == nil || withdrawn.contains(.media))
     }
-    var agent: (owner: String, path: String)?
+    var agent: (owner: String, path: String)? { didSet { resumeRegistrationWaiters() } }
+    /// Who waits in ``GlassesEmulator/soundServerRegistration()``.
+    var registrationWaiters: [UUID: CheckedContinuation<Void, any Error>] = [:]
+
+    /// Registered with "BlueZ" for media and with "oFono" for calls.
+    var soundServerRegistered: Bool { soundServer != nil && agent != nil }
+
+    /// Once registered, the waiters go on (resuming only schedules them).
+    private mutating func resumeRegistrationWaiters() {
+        guard soundServerRegistered, !registrationWaiters.isEmpty else { return }
+        for waiter in registrationWaiters.values { waiter.resume() }
+        registrationWaiters = [:]
+    }
     var a2dp: A2DPLink? {
         willSet { if a2dp !== newValue { statistics = statistics.counting(a2dp: a2dp, sco: nil) } }
     }

@@ -10,9 +10,9 @@ extension Sandbox {
         guard let shim else {
             throw SandboxError("libBlueALSAHCIShim.so is neither next to glasses-emulator nor in ../lib/glasses-audio; build it with swift build (a product of this package) or make install")
         }
-        children.append(try spawn(
+        try spawn(
             "bluealsa", ["-p", "a2dp-source", "-p", "hfp-ofono", "--keep-alive=60"],
-            environment: ["DBUS_SYSTEM_BUS_ADDRESS": busAddress, "LD_PRELOAD": shim], log: "bluealsa.log"))
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": busAddress, "LD_PRELOAD": shim], log: "bluealsa.log")
         try waitUntil("bluealsa to take org.bluealsa") {
             ((try? String(contentsOfFile: "\(self.directory)/bluealsa.log", encoding: .utf8)) ?? "").contains("Acquired D-Bus service name")
         }

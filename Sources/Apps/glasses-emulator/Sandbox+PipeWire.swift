@@ -27,8 +27,8 @@ extension Sandbox {
             <policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/></policy></busconfig>
             """.write(toFile: directory + "/session-bus.conf", atomically: true, encoding: .utf8)
-        children.append(try spawn(
-            "dbus-daemon", ["--config-file=\(directory)/session-bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "session-bus.log"))
+        try spawn(
+            "dbus-daemon", ["--config-file=\(directory)/session-bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "session-bus.log")
         try waitUntil("the session bus to listen") { Self.acceptsConnections("\(self.directory)/session-bus") }
         let environment = [
             "XDG_RUNTIME_DIR": directory, "PIPEWIRE_RUNTIME_DIR": directory, "HOME": "\(directory)/home",
@@ -36,10 +36,10 @@ extension Sandbox {
             "DBUS_SESSION_BUS_ADDRESS": sessionBus, "DBUS_SYSTEM_BUS_ADDRESS": busAddress,
             "PIPEWIRE_REMOTE": "", "DISPLAY": "", "WAYLAND_DISPLAY": "",
         ]
-        children.append(try spawn("pipewire", [], environment: environment, log: "pipewire.log"))
+        try spawn("pipewire", [], environment: environment, log: "pipewire.log")
         try waitUntil("pipewire to listen") { FileManager.default.fileExists(atPath: "\(self.directory)/pipewire-0") }
-        children.append(try spawn("wireplumber", [], environment: environment, log: "wireplumber.log"))
-        children.append(try spawn("pipewire-pulse", [], environment: environment, log: "pipewire-pulse.log"))
+        try spawn("wireplumber", [], environment: environment, log: "wireplumber.log")
+        try spawn("pipewire-pulse", [], environment: environment, log: "pipewire-pulse.log")
         try waitUntil("pipewire-pulse to answer") { FileManager.default.fileExists(atPath: "\(self.directory)/pulse/native") }
     }
 }

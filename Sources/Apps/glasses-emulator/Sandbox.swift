@@ -1,16 +1,22 @@
 import Foundation
+import Synchronization
 
 /// A private message bus and a private PulseAudio with its bluetooth modules (or PipeWire with
 /// WirePlumber's, see `startPipeWire()`), for the emulator to drive when no bus is given:
 /// nothing touches the host's own sound or D-Bus.
-final class Sandbox: @unchecked Sendable {
+final class Sandbox: Sendable {
     let directory: String
     var busAddress: String { "unix:path=\(directory)/bus" }
     var pulseServer: String { "unix:\(directory)/pulse/native" }
-    var children: [pid_t] = []
-    /// The daemons' own process group (the first one's pid), so one signal reaches them all
-    /// and a Ctrl-C meant for the emulator does not hit them before it stops them in order.
-    private var group: pid_t = 0
+    private struct Daemons {
+        /// In the order they started.
+        var children: [pid_t] = []
+        /// The daemons' own process group (the first one's pid), so one signal reaches them all
+        /// and a Ctrl-C meant for the emulator does not hit them before it stops them in order.
+        var group: pid_t = 0
+    }
+
+    private let daemons = Mutex(Daemons())
     private let watchdog: SandboxWatchdog
 
     init() throws {
@@ -32,7 +38,7 @@ final class Sandbox: @unchecked Sendable {
             <allow eavesdrop="true"/></policy></busconfig>
             """
         try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
-        children.append(try spawn("dbus-daemon", ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "dbus.log"))
+        try spawn("dbus-daemon", ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--nosyslog"], log: "dbus.log")
         try waitUntil("dbus-daemon to listen") { Self.acceptsConnections("\(self.directory)/bus") }
     }
 
@@ -45,23 +51,26 @@ final class Sandbox: @unchecked Sendable {
             load-module module-bluez5-discover headset=ofono
             """
         try script.write(toFile: directory + "/pulse/default.pa", atomically: true, encoding: .utf8)
-        children.append(try spawn(
+        try spawn(
             "pulseaudio",
             ["-n", "-F", "\(directory)/pulse/default.pa", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes"],
             environment: ["XDG_RUNTIME_DIR": "\(directory)/pulse", "HOME": "\(directory)/pulse", "DBUS_SYSTEM_BUS_ADDRESS": busAddress],
-            log: "pulse.log"))
+            log: "pulse.log")
         try waitUntil("pulseaudio to answer") {
             FileManager.default.fileExists(atPath: "\(self.directory)/pulse/native")
         }
     }
 
     func stop() {
+        let children = daemons.withLock { daemons in
+            defer { daemons.children = [] }
+            return daemons.children
+        }
         for pid in children.reversed() {
             kill(pid, SIGTERM)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        children = []
         try? FileManager.default.removeItem(atPath: directory)
         watchdog.release()
     }
@@ -91,6 +100,7 @@ final class Sandbox: @unchecked Sendable {
         throw SandboxError("timed out waiting for \(what); see the logs in \(directory)")
     }
 
+    @discardableResult
     func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -105,16 +115,18 @@ final class Sandbox: @unchecked Sendable {
         defer { (argv + envp).forEach { free($0) } }
         var attributes = Self.cleanSignalAttributes(flags: POSIX_SPAWN_SETPGROUP)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, group)
+        posix_spawnattr_setpgroup(&attributes, daemons.withLock { $0.group })
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw SandboxError("cannot run \(program): \(String(cString: strerror(result))) (scripts/bootstrap installs it)")
         }
-        if group == 0 {
-            group = pid
-            watchdog.watch(group: pid)
+        let first = daemons.withLock { daemons in
+            daemons.children.append(pid)
+            defer { if daemons.group == 0 { daemons.group = pid } }
+            return daemons.group == 0
         }
+        if first { watchdog.watch(group: pid) }
         return pid
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A small `sh` that outlives the emulator to clean up after it when it dies without
 /// stopping its sandbox (`kill -9` of it or of its whole process group, a crash, a closed
@@ -9,9 +10,10 @@ import Foundation
 /// once its first daemon started; when the pipe reaches end of file — the emulator has
 /// exited, however — the shell sends the group SIGTERM, then SIGKILL after 5 s, and removes
 /// the sandbox folder. After a normal stop there is nothing left for it to do.
-final class SandboxWatchdog: @unchecked Sendable {
+final class SandboxWatchdog: Sendable {
     private let pid: pid_t
-    private var writer: Int32
+    /// The pipe's write end; -1 once released.
+    private let writer: Mutex<Int32>
 
     init(directory: String) throws {
         var ends: [Int32] = [0, 0]
@@ -53,20 +55,23 @@ final class SandboxWatchdog: @unchecked Sendable {
             throw SandboxError("cannot start the sandbox's watchdog (/bin/sh): \(String(cString: strerror(result)))")
         }
         pid = child
-        writer = ends[1]
+        writer = Mutex(ends[1])
     }
 
     /// Tells the watchdog which process group to end if the emulator dies.
     func watch(group: pid_t) {
         let line = "\(group)\n"
-        _ = line.withCString { write(writer, $0, strlen($0)) }
+        writer.withLock { writer in _ = line.withCString { write(writer, $0, strlen($0)) } }
     }
 
     /// The sandbox stopped by itself: lets the watchdog go and reaps it.
     func release() {
-        guard writer >= 0 else { return }
-        close(writer)
-        writer = -1
+        let released = writer.withLock { writer in
+            defer { writer = -1 }
+            return writer
+        }
+        guard released >= 0 else { return }
+        close(released)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }

@@ -130,11 +130,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     /// Waits (up to 30 s) until a sound server has registered for media and calls.
     static func waitForSoundServer(_ emulator: GlassesEmulator) async throws {
-        for _ in 0..<600 {
-            if emulator.soundServerRegistered { return }
-            try await Task.sleep(for: .milliseconds(50))
+        guard try await withTimeout(.seconds(30), { try await emulator.soundServerRegistration() }) != nil else {
+            throw SandboxError("no sound server registered within 30 s; is PulseAudio running with module-bluez5-discover headset=ofono on this bus?")
         }
-        throw SandboxError("no sound server registered within 30 s; is PulseAudio running with module-bluez5-discover headset=ofono on this bus?")
     }
 
     /// Connect, disconnect or status (quit and wait server are the run loop's).

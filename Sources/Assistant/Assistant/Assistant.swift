@@ -197,7 +197,7 @@ public struct Assistant: Sendable {
             guard phase == .capturing else { return }
             phase = .thinking
             replyDeadline = now + configuration.replyTimeout
-            out += [emit(.commandCaptured, duration: .seconds(segment.end - segment.start))] + earcon(.done) + [
+            out += [emit(.commandCaptured, duration: segment.duration)] + earcon(.done) + [
                 .handOver(segment, timeLimit: configuration.replyTimeout), .scheduleTick(at: now + configuration.replyTimeout),
             ]
         case .noCommand:

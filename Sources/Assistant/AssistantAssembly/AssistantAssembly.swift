@@ -37,6 +37,6 @@ public struct AssistantAssembly: Sendable {
         let kept: any AssistantBackend = history.map { HistoryKeepingBackend(inner: backend, history: $0, logger: logger, alsoKeep: alsoKeep) } ?? backend
         return AssistantService(
             routes: routes, backend: kept, configuration: configuration, clock: routes.clock, logger: logger,
-            voice: voice, pipeline: { [voiceStage] in try voiceStage.makePipeline() })
+            voice: voice, voiceStage: { [voiceStage] in try await voiceStage.prepared() })
     }
 }

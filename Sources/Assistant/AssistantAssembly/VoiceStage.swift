@@ -24,22 +24,29 @@ public struct VoiceStage: Sendable {
         self.endpointer = endpointer
     }
 
-    /// A fresh pipeline for one listening session.
-    public func makePipeline() throws -> VoicePipeline {
-        let scorer: (any WakeWordScorer)? =
-            switch wake {
-            case .none: nil
-            case .fixed(let engine, let configuration): try engine.makeScorer(configuration: configuration)
-            case .live(let engines, let current): try engines.makeScorer(for: current())
-            }
-        return try VoicePipeline(scorer: scorer, endpointer: endpointer)
+    /// The voice stage made ready for a listening session: the wake engine in force prepared
+    /// (or waited for while another caller prepares it; cancellable), then a fresh pipeline on
+    /// it for the session and each of its replies, made at once.
+    public func prepared() async throws -> AssistantService.PipelineFactory {
+        let endpointer = endpointer
+        switch wake {
+        case .none:
+            return { try VoicePipeline(scorer: nil, endpointer: endpointer) }
+        case .fixed(let engine, let configuration):
+            return { try VoicePipeline(scorer: try engine.makeScorer(configuration: configuration), endpointer: endpointer) }
+        case .live(let engines, let current):
+            let setting = current()
+            let engine = try await engines.engine(for: setting.phrase).engine
+            let configuration = WakeWordConfiguration(sensitivity: setting.sensitivity)
+            return { try VoicePipeline(scorer: try engine.makeScorer(configuration: configuration), endpointer: endpointer) }
+        }
     }
 
     /// The wake word's own echo canceller under `configuration`, for the engine a session gets
     /// now: the rule ``AssistantService`` applies to each session's pipeline
     /// (``AssistantService/Configuration/separateWakeEchoCanceller(wakeWantsLinearFilter:)``,
     /// asked of the pipeline's engine), for saying which cancellers run.
-    public func wakeEchoCanceller(under configuration: AssistantService.Configuration) throws -> EchoCancellerEngine? {
-        configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: try makePipeline().wakeWantsLinearEchoFilter)
+    public func wakeEchoCanceller(under configuration: AssistantService.Configuration) async throws -> EchoCancellerEngine? {
+        configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: try await prepared()().wakeWantsLinearEchoFilter)
     }
 }

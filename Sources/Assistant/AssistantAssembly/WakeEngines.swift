@@ -24,8 +24,15 @@ public final class WakeEngines: Sendable {
 
     private struct State {
         var prepared: [String: Prepared] = [:]
-        /// The phrases being prepared, with the share done.
-        var inFlight: [String: Double] = [:]
+        /// The phrases being prepared.
+        var inFlight: [String: Preparation] = [:]
+        var nextWaiter = 0
+    }
+
+    /// A phrase being prepared: the share done, and who waits for it to end.
+    private struct Preparation {
+        var progress: Double = 0
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     }
 
     private let state = Mutex(State())
@@ -54,55 +61,89 @@ public final class WakeEngines: Sendable {
         let choice = choose(phrase)
         return state.withLock { state in
             if let known = state.prepared[phrase], known.choice == choice { return .ready(choice) }
-            if let progress = state.inFlight[phrase] { return .preparing(progress: progress) }
+            if let preparation = state.inFlight[phrase] { return .preparing(progress: preparation.progress) }
             return .notPrepared
         }
     }
 
     /// The engine for `phrase` now: the one prepared before, unless the choice changed since;
-    /// else prepared here (minutes for a new phrase on dtw: `progress` hears how far it is,
-    /// and cancelling the calling task stops it), or waited for while another caller prepares it.
-    public func engine(for phrase: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> Prepared {
+    /// else prepared here, on a thread of its own (minutes for a new phrase on dtw: `progress`
+    /// hears how far it is, and cancelling the calling task stops it), or waited for, suspended,
+    /// while another caller prepares it (cancellable).
+    public func engine(for phrase: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Prepared {
         while true {
             let choice = choose(phrase)
             enum Step { case use(Prepared), wait, prepare }
             let step = state.withLock { state -> Step in
                 if let known = state.prepared[phrase], known.choice == choice { return .use(known) }
                 if state.inFlight[phrase] != nil { return .wait }
-                state.inFlight[phrase] = 0
+                state.inFlight[phrase] = Preparation()
                 return .prepare
             }
             switch step {
             case .use(let known):
                 return known
             case .wait:
-                // Another caller prepares it (a blocking preparation, so a blocking wait):
-                // cancellable, then look again (it may have failed).
-                while state.withLock({ $0.inFlight[phrase] != nil }) {
-                    if Task.isCancelled { throw WakeWordBuildError.cancelled }
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
+                // Then look again: it may have failed, or been stopped with its caller.
+                try await preparationEnded(of: phrase)
             case .prepare:
-                defer { _ = state.withLock { $0.inFlight.removeValue(forKey: phrase) } }
                 let report: @Sendable (Double) -> Void = { [weak self] share in
-                    self?.state.withLock { $0.inFlight[phrase] = share }
+                    self?.state.withLock { $0.inFlight[phrase]?.progress = share }
                     progress?(share)
                 }
-                let made: Prepared = try WakePreparationProgress.$report.withValue(report) {
-                    (choice: choice, engine: try prepare(choice, phrase))
+                do {
+                    let made: Prepared = try await WakePreparationProgress.$reporter.withValue(WakeProgressReporter(report)) {
+                        try await DedicatedThreadExecutor.run(named: "wake engine: \(phrase)") { [prepare] in
+                            (choice: choice, engine: try prepare(choice, phrase))
+                        }
+                    }
+                    end(phrase, with: made)
+                    return made
+                } catch {
+                    end(phrase, with: nil)
+                    throw error
                 }
-                state.withLock { $0.prepared[phrase] = made }
-                return made
             }
         }
     }
 
-    /// A fresh scorer for one stream of `wake`'s phrase.
-    public func makeScorer(for wake: WakeWordSetting) throws -> any WakeWordScorer {
-        try engine(for: wake.phrase).engine.makeScorer(configuration: WakeWordConfiguration(sensitivity: wake.sensitivity))
+    /// The preparation of `phrase` ended (`made`: ready): its waiters look again.
+    private func end(_ phrase: String, with made: Prepared?) {
+        let waiters = state.withLock { state in
+            if let made { state.prepared[phrase] = made }
+            return state.inFlight.removeValue(forKey: phrase)?.waiters.values.map { $0 } ?? []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns when the preparation of `phrase` under way ends (at once if none is);
+    /// throws ``WakeWordBuildError/cancelled`` when the calling task is cancelled first.
+    private func preparationEnded(of phrase: String) async throws {
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+                let wait = state.withLock { state -> Bool in
+                    guard !Task.isCancelled, state.inFlight[phrase] != nil else { return false }
+                    state.inFlight[phrase]?.waiters[id] = waiter
+                    return true
+                }
+                guard !wait else { return }
+                if Task.isCancelled { waiter.resume(throwing: WakeWordBuildError.cancelled) } else { waiter.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.inFlight[phrase]?.waiters.removeValue(forKey: id) }
+            waiter?.resume(throwing: WakeWordBuildError.cancelled)
+        }
+    }
+
+    /// A fresh scorer for one stream of `wake`'s phrase (waiting for its engine, or preparing it).
+    public func makeScorer(for wake: WakeWordSetting) async throws -> any WakeWordScorer {
+        try await engine(for: wake.phrase).engine.makeScorer(configuration: WakeWordConfiguration(sensitivity: wake.sensitivity))
     }
 }
-
 /// A wake phrase and how readily it is detected, as the settings give them.
 public struct WakeWordSetting: Sendable, Equatable {
     public var phrase: String

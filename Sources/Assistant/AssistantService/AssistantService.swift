@@ -72,7 +72,13 @@ public actor AssistantService: Service {
     /// A fixed engine (tests); nil: the engine the voice settings name, as each reply starts.
     private let synthesizer: (any SpeechSynthesizer)?
     private let configuration: Configuration
-    private let makePipeline: @Sendable () throws -> VoicePipeline
+    /// A fresh pipeline for a session, or for one of its replies (the reply's wake watch).
+    public typealias PipelineFactory = @Sendable () throws -> VoicePipeline
+
+    /// Makes the voice stage ready for a session, before its route is asked for.
+    private let prepareVoiceStage: @Sendable () async throws -> PipelineFactory
+    /// The session's pipelines, once its route is ready.
+    private var makePipeline: PipelineFactory?
     /// The voice of each reply, asked as it starts.
     private let voice: @Sendable () -> SpeechSettings
     private let clock: ServiceClock
@@ -118,11 +124,26 @@ public actor AssistantService: Service {
     ///     pitch and volume, as each reply starts.
     ///   - voice: the voice in force, asked as each reply starts (the daemon's settings,
     ///     changed while it runs); `nil`: `configuration.speech` throughout.
+    ///   - pipeline: a fresh pipeline, made once the session's route is ready.
     public init(
         routes: RouteService, backend: any AssistantBackend, synthesizer: (any SpeechSynthesizer)? = nil,
         configuration: Configuration = .init(), clock: ServiceClock = .continuous, logger: Logger,
         voice: (@Sendable () -> SpeechSettings)? = nil,
-        pipeline: @escaping @Sendable () throws -> VoicePipeline
+        pipeline: @escaping PipelineFactory
+    ) {
+        self.init(
+            routes: routes, backend: backend, synthesizer: synthesizer, configuration: configuration, clock: clock, logger: logger,
+            voice: voice, voiceStage: { pipeline })
+    }
+
+    /// - Parameter voiceStage: makes the voice stage ready for a session before its route is
+    ///   asked for (a new wake phrase's engine can take minutes: the glasses keep their route
+    ///   meanwhile), giving the session's pipelines; cancelled when the session is no longer wanted.
+    public init(
+        routes: RouteService, backend: any AssistantBackend, synthesizer: (any SpeechSynthesizer)? = nil,
+        configuration: Configuration = .init(), clock: ServiceClock = .continuous, logger: Logger,
+        voice: (@Sendable () -> SpeechSettings)? = nil,
+        voiceStage: @escaping @Sendable () async throws -> PipelineFactory
     ) {
         self.routes = routes
         self.backend = backend
@@ -130,7 +151,7 @@ public actor AssistantService: Service {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        makePipeline = pipeline
+        prepareVoiceStage = voiceStage
         self.voice = voice ?? { [speech = configuration.speech] in speech }
         machine = Assistant(configuration: configuration.assistant)
         (commandStream, commands) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
@@ -261,14 +282,26 @@ public actor AssistantService: Service {
 
     private func openRoute() {
         let request = SessionRequest(usage: .captureAndPlayback, format: .voice, deviceWait: .upTo(configuration.routeWait))
-        opening = Task { [routes, commands] in
+        opening = Task { [routes, commands, prepareVoiceStage] in
+            let makePipeline: PipelineFactory
+            do {
+                // Before the route: a new wake phrase's engine can take minutes to prepare
+                // (dtw trains its classifier, on a thread of its own), and the glasses keep
+                // their route meanwhile; sleeping or stopping cancels this task and so the
+                // preparation, which checks for it.
+                makePipeline = try await prepareVoiceStage()
+            } catch {
+                guard !Task.isCancelled else { return }
+                commands.yield(.input(.routeFailed(.internalError("the voice stage could not start: \(error)"))))
+                return
+            }
             do {
                 let ready = try await routes.startSession(request)
                 guard let frames = ready.frames else {
                     await routes.stopSession(ready.id)
                     throw StreamSessionError.internalError("a voice session without a mic")
                 }
-                guard await self.routeOpened(ready, frames) else { return }
+                guard await self.routeOpened(ready, frames, makePipeline) else { return }
                 commands.yield(.input(.routeReady(ready.route)))
             } catch {
                 guard !Task.isCancelled else { return }
@@ -280,7 +313,9 @@ public actor AssistantService: Service {
     /// Takes the session the opening task got; false when it is not wanted any more (the
     /// opening was cancelled: asleep, stopped) or the voice stage cannot start, and then the
     /// session is closed here, never held.
-    private func routeOpened(_ ready: ReadySession, _ frames: AsyncThrowingStream<AudioFrame, any Error>) async -> Bool {
+    private func routeOpened(
+        _ ready: ReadySession, _ frames: AsyncThrowingStream<AudioFrame, any Error>, _ makePipeline: @escaping PipelineFactory
+    ) async -> Bool {
         guard !Task.isCancelled else {
             logger.debug("a route opened after it was no longer wanted; closing it")
             await routes.stopSession(ready.id)
@@ -288,12 +323,9 @@ public actor AssistantService: Service {
         }
         let made: VoicePipeline
         do {
-            // Off the actor, as a child of the opening task: a new wake phrase's engine can take
-            // minutes to prepare (dtw trains its classifier), and the owner goes on carrying out
-            // commands meanwhile; stopping or sleeping cancels the opening task and so the
-            // preparation, which checks for it.
-            let prepare = makePipeline
-            async let building = prepare()
+            // Off the actor, as a child of the opening task: the owner goes on carrying out
+            // commands meanwhile; stopping or sleeping cancels the opening task and so this.
+            async let building = makePipeline()
             made = try await building
         } catch {
             await routes.stopSession(ready.id)
@@ -310,6 +342,7 @@ public actor AssistantService: Service {
         session = ready.id
         linkRate = ready.route.source?.sampleRate
         pipeline = made
+        self.makePipeline = makePipeline
         echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
         wakeEcho = pipeline.flatMap { configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: $0.wakeWantsLinearEchoFilter) }
             .map { EchoCanceller(engine: $0) }
@@ -340,6 +373,7 @@ public actor AssistantService: Service {
         session = nil
         failedSessions.withLock { $0.removeAll() }
         pipeline = nil
+        makePipeline = nil
         echo = nil
         wakeEcho = nil
         micResampler = nil
@@ -449,7 +483,7 @@ public actor AssistantService: Service {
             return
         }
         let chunks = makeChunks()
-        replyWatch = try? makePipeline()
+        replyWatch = try? makePipeline?()
         playedResampler = nil
         speaking = Task { [routes, commands] in
             // No stream: the route service ended the session; the mic's reader reports why.

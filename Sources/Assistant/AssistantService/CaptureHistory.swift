@@ -1,3 +1,5 @@
+import AudioCore
+
 /// The latest seconds of the session's mic at 16 kHz, addressed by the voice stage's clock
 /// (seconds since the session's first sample), so a command segment can be cut out of it.
 struct CaptureHistory {
@@ -18,10 +20,11 @@ struct CaptureHistory {
         }
     }
 
-    /// The samples between two times, clipped to what is kept.
-    func samples(from start: Double, to end: Double) -> [Float] {
-        let first = max(0, Int(start * Double(Self.sampleRate)) - dropped)
-        let last = min(samples.count, Int(end * Double(Self.sampleRate)) - dropped)
+    /// The samples between two times on the voice stage's clock, clipped to what is kept.
+    func samples(from start: SampleTime, to end: SampleTime) -> [Float] {
+        precondition(start.sampleRate == Self.sampleRate && end.sampleRate == Self.sampleRate, "times on another clock than the mic's history")
+        let first = max(0, Int(start.frame) - dropped)
+        let last = min(samples.count, Int(end.frame) - dropped)
         guard first < last else { return [] }
         return Array(samples[first..<last])
     }

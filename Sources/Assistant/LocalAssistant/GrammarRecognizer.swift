@@ -1,14 +1,15 @@
 import CPocketSphinx
 import Foundation
+import Synchronization
 
 /// Recognises speech offline with pocketsphinx (Debian's `libpocketsphinx-dev` +
 /// `pocketsphinx-en-us`) against JSGF grammars: 16 kHz 16-bit audio in, the best path's words
 /// out. One decoder holds every grammar as a named search: one acoustic model in memory (a
 /// second decoder costs about 26 MB; the local assistant makes one more, adapted to
 /// narrowband links, only when a narrowband utterance arrives).
-final class GrammarRecognizer: @unchecked Sendable {
-    private let decoder: OpaquePointer
-    private let lock = NSLock()
+final class GrammarRecognizer: Sendable {
+    /// The decoder, one utterance at a time.
+    private let decoder: Mutex<OpaquePointer>
     /// Where each utterance's noise estimate starts (see ``hypothesis(_:in:)``).
     private let streams: StreamStart
 
@@ -42,6 +43,12 @@ final class GrammarRecognizer: @unchecked Sendable {
     /// every search of this decoder. `streams`: where each utterance's noise estimate starts (see
     /// ``hypothesis(_:in:)``).
     init(_ grammars: [Grammar], transform: String? = nil, streams: StreamStart) throws {
+        self.decoder = Mutex(try Self.makeDecoder(grammars, transform: transform))
+        self.streams = streams
+    }
+
+    /// A decoder with every grammar as a named search.
+    private static func makeDecoder(_ grammars: [Grammar], transform: String?) throws -> sending OpaquePointer {
         let hmm = Self.modelDirectory + "/en-us"
         let dict = Self.modelDirectory + "/cmudict-en-us.dict"
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
@@ -76,8 +83,7 @@ final class GrammarRecognizer: @unchecked Sendable {
             }
         }
         for beam in defaults { cmd_ln_set_float_r(live, beam.name, beam.value) }
-        self.decoder = decoder
-        self.streams = streams
+        return decoder
     }
 
     enum Search: String {
@@ -94,7 +100,7 @@ final class GrammarRecognizer: @unchecked Sendable {
         case narrowbandEveryday
     }
 
-    deinit { _ = ps_free(decoder) }
+    deinit { _ = decoder.withLock { ps_free($0) } }
 
     /// What one search heard: its words, its best path's score (pocketsphinx's log base 1.0001,
     /// language weight included) and the frames searched (10 ms each, silence removed).
@@ -119,7 +125,7 @@ final class GrammarRecognizer: @unchecked Sendable {
     /// first to start the estimate from its own tail, the simulated glasses' round trip heard
     /// "off tell" for "what time is it".)
     func hypothesis(_ samples: [Int16], in search: Search) -> Hypothesis? {
-        lock.withLock {
+        decoder.withLock { decoder in
             let dithered = Self.dither(samples)
             guard ps_set_search(decoder, search.rawValue) == 0 else { return nil }
             if streams == .fresh {

@@ -7,19 +7,19 @@ public import Wyoming
 /// while the server runs is served from the next connection and stream.
 public struct WakeWordEngine: Sendable {
     private let currentWords: @Sendable () -> [WyomingInfo.WakeWord]
-    public let makeScorer: @Sendable () throws -> any WakeWordScorer
+    public let makeScorer: @Sendable () async throws -> any WakeWordScorer
 
     /// The wake words, as `info` lists them now; a detection's `name` is the word's `name`.
     public var words: [WyomingInfo.WakeWord] { currentWords() }
 
     /// Fixed words.
-    public init(words: [WyomingInfo.WakeWord], makeScorer: @escaping @Sendable () throws -> any WakeWordScorer) {
+    public init(words: [WyomingInfo.WakeWord], makeScorer: @escaping @Sendable () async throws -> any WakeWordScorer) {
         self.init(currentWords: { words }, makeScorer: makeScorer)
     }
 
     /// The words in force when asked (`makeScorer` follows the same source).
     public init(
-        currentWords: @escaping @Sendable () -> [WyomingInfo.WakeWord], makeScorer: @escaping @Sendable () throws -> any WakeWordScorer
+        currentWords: @escaping @Sendable () -> [WyomingInfo.WakeWord], makeScorer: @escaping @Sendable () async throws -> any WakeWordScorer
     ) {
         self.currentWords = currentWords
         self.makeScorer = makeScorer

@@ -20,10 +20,10 @@ final class WakeWordStream {
 
     var isStreaming: Bool { pipeline != nil }
 
-    func start(_ format: WyomingAudioFormat) throws(WakeStreamError) {
+    func start(_ format: WyomingAudioFormat) async throws(WakeStreamError) {
         try check(format)
         do {
-            pipeline = try VoicePipeline(scorer: try engine.makeScorer())
+            pipeline = try VoicePipeline(scorer: try await engine.makeScorer())
         } catch {
             throw .engine("\(error)")
         }
@@ -32,8 +32,8 @@ final class WakeWordStream {
         detected = false
     }
 
-    func process(_ audio: [UInt8], format chunkFormat: WyomingAudioFormat) throws(WakeStreamError) -> [WyomingEvent] {
-        if pipeline == nil { try start(chunkFormat) }
+    func process(_ audio: [UInt8], format chunkFormat: WyomingAudioFormat) async throws(WakeStreamError) -> [WyomingEvent] {
+        if pipeline == nil { try await start(chunkFormat) }
         guard let pipeline else { return [] }
         if chunkFormat != format { try check(chunkFormat) }
         format = chunkFormat

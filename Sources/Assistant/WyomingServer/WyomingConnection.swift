@@ -103,13 +103,13 @@ final class WyomingConnection {
             if isSatelliteClient {
                 await satellite.received(event, from: peer)
             } else {
-                try await wake { stream throws(WakeStreamError) in try stream.start(format); return [] }
+                try await wake { stream throws(WakeStreamError) in try await stream.start(format); return [] }
             }
         case .audioChunk(let format, _, let audio):
             if isSatelliteClient {
                 await satellite.received(event, from: peer)
             } else {
-                try await wake { stream throws(WakeStreamError) in try stream.process(audio, format: format) }
+                try await wake { stream throws(WakeStreamError) in try await stream.process(audio, format: format) }
             }
         case .audioStop:
             if isSatelliteClient {
@@ -128,13 +128,13 @@ final class WyomingConnection {
     }
 
     /// Runs one wake-word step and sends what it found; a problem is answered with `error`.
-    private func wake(_ step: (WakeWordStream) throws(WakeStreamError) -> [WyomingEvent]) async throws {
+    private func wake(_ step: (WakeWordStream) async throws(WakeStreamError) -> [WyomingEvent]) async throws {
         guard let wakeStream else {
             return try await send(.error(text: "this server has no wake-word service configured", code: "no-wake-service"))
         }
         let events: [WyomingEvent]
         do {
-            events = try step(wakeStream)
+            events = try await step(wakeStream)
         } catch {
             return try await send(.error(text: error.description, code: "unsupported-audio"))
         }

@@ -26,7 +26,7 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     private let rescanning = Mutex(())
 
-    private struct State: @unchecked Sendable {
+    private struct State {
         var tree: ALSAConfigTree
         var stamps: [[Int]]
         var endpoints: [AudioEndpoint]

@@ -1,4 +1,3 @@
-internal import CPulse
 import AudioBackend
 import AudioCore
 import Foundation
@@ -44,25 +43,13 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     /// Connects a playback stream to `sink` (the default sink when `nil`) and returns once it
     /// is ready.
     static func open(context: PulseContext, sink: String?, format: PCMFormat, latency: Duration) async throws -> PulsePlaybackStream {
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         let playback: PulsePlaybackStream = try context.locked {
-            guard let stream = pa_stream_new(context.context, "glasses-audio playback", &spec, nil) else {
+            guard let stream = PulseStreamBindings.make(on: context, name: "glasses-audio playback", format: format) else {
                 throw context.lastError("create playback stream")
             }
             let playback = PulsePlaybackStream(context: context, stream: stream, sink: sink ?? "default sink", format: format, latency: latency)
-            let box = Unmanaged.passRetained(playback).toOpaque()
-            pa_stream_set_write_callback(stream, { _, _, userdata in
-                Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().wake()
-            }, box)
-            pa_stream_set_state_callback(stream, { _, userdata in
-                Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().stateChanged()
-            }, box)
-            let bytesPerMillisecond = format.sampleRate * format.bytesPerFrame / 1000
-            var attributes = pa_buffer_attr(
-                maxlength: UInt32.max, tlength: UInt32(Int(latency / .milliseconds(1)) * bytesPerMillisecond), prebuf: UInt32.max,
-                minreq: UInt32(min(100, Int(latency / .milliseconds(1)) / 4) * bytesPerMillisecond), fragsize: UInt32.max)
-            let flags = pa_stream_flags_t(rawValue: PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
-            if pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) < 0 {
+            PulseStreamBindings.follow(stream, by: Unmanaged.passRetained(playback).toOpaque(), as: PulsePlaybackStream.self)
+            if !PulseStreamBindings.connectPlayback(stream, to: sink, format: format, latency: latency) {
                 let error = context.lastError("play to \(sink ?? "default sink")")
                 playback.detach()
                 throw error
@@ -70,7 +57,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
             return playback
         }
         do {
-            try await playback.wait { pa_stream_get_state(playback.stream) == PA_STREAM_READY }
+            try await playback.wait { PulseStreamBindings.state(playback.stream) == .ready }
         } catch {
             await playback.close()
             throw error
@@ -104,15 +91,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
             done.hold(continuation)
             context.locked {
                 if let failure { return done.resume(with: .failure(failure)) }
-                let box = Unmanaged.passRetained(done).toOpaque()
-                guard let operation = pa_stream_drain(stream, { _, success, userdata in
-                    let done = Unmanaged<OneShot<Void>>.fromOpaque(userdata!).takeRetainedValue()
-                    done.resume(with: success != 0 ? .success(()) : .failure(StreamSessionError.audioStreamingError("drain failed")))
-                }, box) else {
-                    Unmanaged<OneShot<Void>>.fromOpaque(box).release()
-                    return done.resume(with: .failure(failed("drain")))
-                }
-                pa_operation_unref(operation)
+                if !PulseStreamBindings.drain(stream, done: done) { done.resume(with: .failure(failed("drain"))) }
             }
         }
         if let failure = context.locked({ self.failure }) { throw failure }
@@ -126,7 +105,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
                 self.context.locked {
                     self.queue.removeAll(keepingCapacity: true)
                     self.queueStart = 0
-                    if !self.detached, let operation = pa_stream_flush(self.stream, nil, nil) { pa_operation_unref(operation) }
+                    if !self.detached { PulseStreamBindings.flush(self.stream) }
                 }
                 continuation.resume()
             }
@@ -159,14 +138,10 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     private func pump() {
         guard failure == nil else { return }
         while queueStart < queue.count {
-            let writable = pa_stream_writable_size(stream)
-            guard writable != Int.max, writable > 0 else { break }  // (size_t)-1 is an error
+            guard let writable = PulseStreamBindings.writableSize(stream), writable > 0 else { break }
             let count = min(queue.count - queueStart, writable / MemoryLayout<Float>.size / format.channels * format.channels)
             guard count > 0 else { break }
-            let result = queue[queueStart..<(queueStart + count)].withUnsafeBytes { bytes in
-                pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE)
-            }
-            if result < 0 {
+            if !PulseStreamBindings.write(queue[queueStart..<(queueStart + count)], to: stream) {
                 failure = failed("write")
                 return
             }
@@ -200,7 +175,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     }
 
     /// Called with the mainloop locked: the server wants more, or the state moved on.
-    private func wake() {
+    func wake() {
         pump()
         if let failure {
             waiter?.resume(throwing: failure)
@@ -211,12 +186,11 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     }
 
     /// Called with the mainloop locked.
-    private func stateChanged() {
-        switch pa_stream_get_state(stream) {
-        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+    func stateChanged() {
+        switch PulseStreamBindings.state(stream) {
+        case .ended:
             if failure == nil {
-                let reason = String(cString: pa_strerror(pa_context_errno(context.context)))
-                failure = .audioStreamingError("playback to \(sinkName) ended: \(reason)")
+                failure = .audioStreamingError("playback to \(sinkName) ended: \(context.lastErrorReason)")
             }
             waiter?.resume(throwing: failure!)
             waiter = nil
@@ -226,8 +200,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
     }
 
     private func failed(_ operation: String) -> StreamSessionError {
-        let reason = String(cString: pa_strerror(pa_context_errno(context.context)))
-        return failure ?? .audioStreamingError("\(operation) on \(sinkName) failed: \(reason)")
+        failure ?? .audioStreamingError("\(operation) on \(sinkName) failed: \(context.lastErrorReason)")
     }
 
     /// Disconnects and lets go; call with the mainloop locked.
@@ -237,12 +210,7 @@ final class PulsePlaybackStream: PlaybackStream, @unchecked Sendable {
         if failure == nil { failure = .audioStreamingError("playback to \(sinkName) was closed") }
         waiter?.resume(throwing: failure!)
         waiter = nil
-        pa_stream_set_write_callback(stream, nil, nil)
-        pa_stream_set_state_callback(stream, nil, nil)
-        if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
-            pa_stream_disconnect(stream)
-        }
-        pa_stream_unref(stream)
+        PulseStreamBindings.release(stream)
         Unmanaged.passUnretained(self).release()
     }
 }

@@ -1,4 +1,3 @@
-internal import CPulse
 import AudioCore
 import Foundation
 import Routing
@@ -47,25 +46,15 @@ final class PulseRecordStream: @unchecked Sendable {
     static func open(context: PulseContext, source: String?, format: PCMFormat) throws -> AsyncThrowingStream<AudioFrame, any Error> {
         let (frames, continuation) = AsyncThrowingStream.makeStream(
             of: AudioFrame.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1000))
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         let record: PulseRecordStream = try context.locked {
-            guard let stream = pa_stream_new(context.context, "glasses-audio capture", &spec, nil) else {
+            guard let stream = PulseStreamBindings.make(on: context, name: "glasses-audio capture", format: format) else {
                 throw context.lastError("create capture stream")
             }
             let record = PulseRecordStream(context: context, stream: stream, source: source ?? "default source",
                                            format: format, continuation: continuation)
-            let box = Unmanaged.passRetained(record).toOpaque()
-            pa_stream_set_read_callback(stream, { stream, _, userdata in
-                Unmanaged<PulseRecordStream>.fromOpaque(userdata!).takeUnretainedValue().readAvailable()
-            }, box)
-            pa_stream_set_state_callback(stream, { stream, userdata in
-                Unmanaged<PulseRecordStream>.fromOpaque(userdata!).takeUnretainedValue().stateChanged()
-            }, box)
-            let fragment = UInt32(format.sampleRate / 50 * format.bytesPerFrame)  // 20 ms
-            var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
-                                            minreq: UInt32.max, fragsize: fragment)
-            let flags = pa_stream_flags_t(rawValue: PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
-            if pa_stream_connect_record(stream, source, &attributes, flags) < 0 {
+            PulseStreamBindings.follow(stream, by: Unmanaged.passRetained(record).toOpaque(), as: PulseRecordStream.self)
+            let fragment = format.sampleRate / 50 * format.bytesPerFrame  // 20 ms
+            if !PulseStreamBindings.connectRecord(stream, to: source, fragmentBytes: fragment) {
                 let error = context.lastError("record from \(source ?? "default source")")
                 record.detach()
                 throw error
@@ -81,19 +70,14 @@ final class PulseRecordStream: @unchecked Sendable {
     }
 
     /// Called with the mainloop locked: moves every readable fragment out of libpulse.
-    private func readAvailable() {
-        var data: UnsafeRawPointer?
-        var bytes = 0
-        while pa_stream_peek(stream, &data, &bytes) == 0, bytes > 0 {
-            let count = bytes / MemoryLayout<Float>.size
-            let usable = count - count % format.channels
-            if let data {
+    func readAvailable() {
+        PulseStreamBindings.readFragments(stream, channels: format.channels) { samples, count in
+            if let samples {
                 deliveredAudio = true
-                pending.append(contentsOf: UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: usable))
+                pending.append(contentsOf: samples)
             } else if deliveredAudio {
-                pending.append(contentsOf: repeatElement(0, count: usable))  // a hole: the server dropped data; keep the clock true
+                pending.append(contentsOf: repeatElement(0, count: count))  // a hole: the server dropped data; keep the clock true
             }
-            pa_stream_drop(stream)
         }
         guard pending.count >= frameSamples else { return }
         if !finished {
@@ -103,13 +87,12 @@ final class PulseRecordStream: @unchecked Sendable {
     }
 
     /// Called with the mainloop locked.
-    private func stateChanged() {
-        switch pa_stream_get_state(stream) {
-        case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+    func stateChanged() {
+        switch PulseStreamBindings.state(stream) {
+        case .ended:
             guard !finished else { return }
             finished = true
-            let reason = String(cString: pa_strerror(pa_context_errno(context.context)))
-            continuation.finish(throwing: StreamSessionError.audioStreamingError("capture from \(sourceName) ended: \(reason)"))
+            continuation.finish(throwing: StreamSessionError.audioStreamingError("capture from \(sourceName) ended: \(context.lastErrorReason)"))
         default:
             break
         }
@@ -120,12 +103,7 @@ final class PulseRecordStream: @unchecked Sendable {
         guard !detached else { return }
         detached = true
         finished = true
-        pa_stream_set_read_callback(stream, nil, nil)
-        pa_stream_set_state_callback(stream, nil, nil)
-        if pa_stream_get_state(stream) == PA_STREAM_READY || pa_stream_get_state(stream) == PA_STREAM_CREATING {
-            pa_stream_disconnect(stream)
-        }
-        pa_stream_unref(stream)
+        PulseStreamBindings.release(stream)
         Unmanaged.passUnretained(self).release()
     }
 }

@@ -1,4 +1,3 @@
-import CDBus
 import Foundation
 import Synchronization
 
@@ -29,22 +28,10 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Connects to the bus at `address` (for example `unix:path=/tmp/x/bus`) and registers.
     public init(address: String) throws {
-        Self.initThreads
-        var error = DBusError_C()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        guard let raw = dbus_connection_open_private(address, &error) else {
-            throw DBusError.disconnected("cannot connect to the bus at \(address): \(Self.message(error))")
-        }
-        dbus_connection_set_exit_on_disconnect(raw, 0)
-        guard dbus_bus_register(raw, &error) != 0 else {
-            dbus_connection_close(raw)
-            dbus_connection_unref(raw)
-            throw DBusError.disconnected("the bus at \(address) refused to register us: \(Self.message(error))")
-        }
+        let raw = try DBusConnectionBindings.open(address: address)
         self.raw = raw
         self.address = address
-        self.uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        self.uniqueName = DBusConnectionBindings.uniqueName(raw)
         loop = DBusMainLoop(
             connection: raw,
             onPass: { [unowned self] in
@@ -52,10 +39,7 @@ public final class DBusConnection: @unchecked Sendable {
                 expirePending()
             },
             onDisconnect: { [unowned self] in failEverything(DBusError.disconnected("the bus connection closed")) })
-        dbus_connection_add_filter(raw, { _, message, data in
-            let connection = Unmanaged<DBusConnection>.fromOpaque(data!).takeUnretainedValue()
-            return connection.filter(message!)
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        DBusConnectionBindings.addFilter(raw, for: self)
         loop.start()
     }
 
@@ -66,7 +50,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     deinit {
-        dbus_connection_unref(raw)
+        DBusConnectionBindings.release(raw)
     }
 
     /// Closes the connection: pending calls fail, signal streams end.
@@ -77,7 +61,7 @@ public final class DBusConnection: @unchecked Sendable {
         }
         guard !alreadyClosed else { return }
         loop.stop()
-        dbus_connection_close(raw)
+        DBusConnectionBindings.close(raw)
         failEverything(DBusError.disconnected("the connection was closed"))
     }
 
@@ -97,7 +81,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Sends a message without waiting for an answer.
     public func send(_ message: DBusMessage) throws(DBusError) {
         guard !state.withLock({ $0.closed }) else { throw DBusError.disconnected("the connection is closed") }
-        guard dbus_connection_send(raw, message.raw, nil) != 0 else { throw DBusError.noMemory }
+        guard DBusConnectionBindings.send(message.raw, on: raw) != nil else { throw DBusError.noMemory }
         loop.wake()
     }
 
@@ -120,8 +104,7 @@ public final class DBusConnection: @unchecked Sendable {
             // thread, under the same lock) always finds its entry.
             let failure: DBusError? = state.withLock { state in
                 guard !state.closed else { return DBusError.disconnected("the connection is closed") }
-                var serial: UInt32 = 0
-                guard dbus_connection_send(raw, message.raw, &serial) != 0 else { return DBusError.noMemory }
+                guard let serial = DBusConnectionBindings.send(message.raw, on: raw) else { return DBusError.noMemory }
                 state.pending[serial] = Pending(continuation: continuation, deadline: .now + timeout, what: what)
                 return nil
             }
@@ -178,28 +161,29 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: the loop thread
 
-    private func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
+    /// A message read from the bus (libdbus's filter): true when handled here.
+    func filter(_ rawMessage: OpaquePointer) -> Bool {
         let message = DBusMessage(retaining: rawMessage)
         switch message.kind {
         case .methodReturn, .error:
             guard let pending = state.withLock({ $0.pending.removeValue(forKey: message.replySerial) }) else {
-                return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+                return false
             }
             pending.continuation.resume(returning: message)
-            return DBUS_HANDLER_RESULT_HANDLED
+            return true
         case .signal:
             for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(message) }
-            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return false
         case .methodCall:
             let handler = state.withLock { $0.methodHandler }
             let reply = handler?(message)
                 ?? message.errorReply(.unknownObject("no object at \(message.path ?? "?")"))
-            if dbus_message_get_no_reply(rawMessage) == 0, let reply {
-                dbus_connection_send(raw, reply.raw, nil)
+            if DBusMessageBindings.expectsReply(rawMessage), let reply {
+                _ = DBusConnectionBindings.send(reply.raw, on: raw)
             }
-            return DBUS_HANDLER_RESULT_HANDLED
+            return true
         case .other:
-            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return false
         }
     }
 
@@ -224,13 +208,4 @@ public final class DBusConnection: @unchecked Sendable {
         for entry in pending { entry.continuation.resume(throwing: error) }
         for subscriber in subscribers { subscriber.finish() }
     }
-
-    private static let initThreads: Void = { _ = dbus_threads_init_default() }()
-
-    private static func message(_ error: DBusError_C) -> String {
-        error.message.map { String(cString: $0) } ?? "unknown error"
-    }
 }
-
-/// libdbus's own error struct, renamed so it does not clash with ours.
-typealias DBusError_C = CDBus.DBusError

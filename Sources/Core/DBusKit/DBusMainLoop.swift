@@ -1,4 +1,3 @@
-import CDBus
 import Foundation
 import Synchronization
 
@@ -7,12 +6,9 @@ import Synchronization
 /// (any thread) when watches change or a message waits to be sent, and the pipe wakes
 /// the poll at once, so nothing waits for a polling interval.
 final class DBusMainLoop: @unchecked Sendable {
-    /// A libdbus watch or timeout, kept in the lock-protected state.
-    private struct Handle: @unchecked Sendable, Equatable { let pointer: OpaquePointer }
-
     private struct State {
-        var watches: [Handle] = []
-        var timeouts: [(timeout: Handle, deadline: ContinuousClock.Instant)] = []
+        var watches: [DBusLoopHandle] = []
+        var timeouts: [(timeout: DBusLoopHandle, deadline: ContinuousClock.Instant)] = []
         var running = true
     }
 
@@ -47,20 +43,7 @@ final class DBusMainLoop: @unchecked Sendable {
     }
 
     func start() {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_set_watch_functions(
-            connection,
-            { watch, data in DBusMainLoop.from(data).addWatch(watch) },
-            { watch, data in DBusMainLoop.from(data).removeWatch(watch) },
-            { _, data in DBusMainLoop.from(data).wake() },
-            me, nil)
-        dbus_connection_set_timeout_functions(
-            connection,
-            { timeout, data in DBusMainLoop.from(data).addTimeout(timeout) },
-            { timeout, data in DBusMainLoop.from(data).removeTimeout(timeout) },
-            { timeout, data in DBusMainLoop.from(data).toggleTimeout(timeout) },
-            me, nil)
-        dbus_connection_set_wakeup_main_function(connection, { data in DBusMainLoop.from(data).wake() }, me, nil)
+        DBusMainLoopBindings.install(self, on: connection)
         let thread = Thread { [self] in run() }
         thread.name = "dbus"
         self.thread = thread
@@ -83,42 +66,34 @@ final class DBusMainLoop: @unchecked Sendable {
         _ = write(wakeWriteFD, &byte, 1)
     }
 
-    private static func from(_ data: UnsafeMutableRawPointer?) -> DBusMainLoop {
-        Unmanaged<DBusMainLoop>.fromOpaque(data!).takeUnretainedValue()
-    }
-
     // MARK: libdbus callbacks (any thread, sometimes with the connection lock held)
 
-    private func addWatch(_ watch: OpaquePointer?) -> dbus_bool_t {
-        guard let watch else { return 0 }
-        state.withLock { $0.watches.append(Handle(pointer: watch)) }
+    func addWatch(_ watch: DBusLoopHandle) -> Bool {
+        state.withLock { $0.watches.append(watch) }
         wake()
-        return 1
+        return true
     }
 
-    private func removeWatch(_ watch: OpaquePointer?) {
-        guard let watch else { return }
-        state.withLock { $0.watches.removeAll { $0 == Handle(pointer: watch) } }
+    func removeWatch(_ watch: DBusLoopHandle) {
+        state.withLock { $0.watches.removeAll { $0 == watch } }
         wake()
     }
 
-    private func addTimeout(_ timeout: OpaquePointer?) -> dbus_bool_t {
-        guard let timeout else { return 0 }
-        let deadline = ContinuousClock.now + .milliseconds(Int(dbus_timeout_get_interval(timeout)))
-        state.withLock { $0.timeouts.append((Handle(pointer: timeout), deadline)) }
+    func addTimeout(_ timeout: DBusLoopHandle) -> Bool {
+        let deadline = ContinuousClock.now + DBusMainLoopBindings.interval(timeout)
+        state.withLock { $0.timeouts.append((timeout, deadline)) }
         wake()
-        return 1
+        return true
     }
 
-    private func removeTimeout(_ timeout: OpaquePointer?) {
-        guard let timeout else { return }
-        state.withLock { $0.timeouts.removeAll { $0.timeout == Handle(pointer: timeout) } }
+    func removeTimeout(_ timeout: DBusLoopHandle) {
+        state.withLock { $0.timeouts.removeAll { $0.timeout == timeout } }
         wake()
     }
 
-    private func toggleTimeout(_ timeout: OpaquePointer?) {
+    func toggleTimeout(_ timeout: DBusLoopHandle) {
         removeTimeout(timeout)
-        if let timeout, dbus_timeout_get_enabled(timeout) != 0 { _ = addTimeout(timeout) }
+        if DBusMainLoopBindings.isEnabled(timeout) { _ = addTimeout(timeout) }
     }
 
     // MARK: the loop
@@ -128,18 +103,15 @@ final class DBusMainLoop: @unchecked Sendable {
         while state.withLock({ $0.running }) {
             let (watches, timeouts) = state.withLock { ($0.watches, $0.timeouts) }
             var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-            var polled: [OpaquePointer] = []
-            for watch in watches.map(\.pointer) where dbus_watch_get_enabled(watch) != 0 {
-                let flags = dbus_watch_get_flags(watch)
-                var events: Int16 = 0
-                if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
-                if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+            var polled: [DBusLoopHandle] = []
+            for watch in watches {
+                guard let request = DBusMainLoopBindings.pollRequest(watch) else { continue }
+                fds.append(request)
                 polled.append(watch)
             }
             let now = ContinuousClock.now
             var wait = 100  // ms; the owner's deadlines are checked at least this often
-            for entry in timeouts where dbus_timeout_get_enabled(entry.timeout.pointer) != 0 {
+            for entry in timeouts where DBusMainLoopBindings.isEnabled(entry.timeout) {
                 let left = now.duration(to: entry.deadline)
                 wait = min(wait, max(0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
             }
@@ -149,25 +121,19 @@ final class DBusMainLoop: @unchecked Sendable {
                 while read(wakeFD, &drain, drain.count) > 0 {}
             }
             for (index, watch) in polled.enumerated() where fds[index + 1].revents != 0 {
-                let revents = Int32(fds[index + 1].revents)
-                var flags: UInt32 = 0
-                if revents & POLLIN != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
-                if revents & POLLOUT != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
-                if revents & POLLHUP != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
-                if revents & POLLERR != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
                 // A watch removed while polling must not be handled.
-                if state.withLock({ $0.watches.contains(Handle(pointer: watch)) }) { _ = dbus_watch_handle(watch, flags) }
+                if state.withLock({ $0.watches.contains(watch) }) { DBusMainLoopBindings.handle(watch, revents: fds[index + 1].revents) }
             }
             let due = state.withLock { state in
-                state.timeouts.filter { dbus_timeout_get_enabled($0.timeout.pointer) != 0 && $0.deadline <= ContinuousClock.now }
+                state.timeouts.filter { DBusMainLoopBindings.isEnabled($0.timeout) && $0.deadline <= ContinuousClock.now }
             }
             for entry in due {
-                toggleTimeout(entry.timeout.pointer)  // re-arms with a fresh interval
-                _ = dbus_timeout_handle(entry.timeout.pointer)
+                toggleTimeout(entry.timeout)  // re-arms with a fresh interval
+                DBusMainLoopBindings.fire(entry.timeout)
             }
-            while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            DBusMainLoopBindings.dispatchAll(connection)
             onPass()
-            if dbus_connection_get_is_connected(connection) == 0 {
+            if !DBusMainLoopBindings.isConnected(connection) {
                 state.withLock { $0.running = false }
                 onDisconnect()
             }

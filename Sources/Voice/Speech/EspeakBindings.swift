@@ -119,42 +119,39 @@ enum EspeakEngine {
         }
     }
 
-    /// Names of the installed variants (the files in espeak-ng-data/voices/!v).
+    /// Names of the installed variants: the files in espeak-ng-data/voices/!v, read from the
+    /// folder (espeak-ng's own listing of them reads every voice file, as each listing does).
     static func variantNames() throws(SpeechError) -> [String] {
-        try voiceNames(language: "variant")
+        let folder: String = try shared.withLock { state throws(SpeechError) in
+            _ = try initialize(&state)
+            var data: UnsafePointer<CChar>?
+            _ = espeak_Info(&data)
+            guard let data else { throw .initializationFailed("espeak-ng does not say where its data is") }
+            return String(cString: data) + "/voices/!v"
+        }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+        } catch {
+            throw .initializationFailed("cannot list espeak-ng's variants in \(folder): \(error)")
+        }
     }
 
-    /// Names of the installed voices (`en-us`, `en-gb-scotland`, …), or of a language's.
-    static func voiceNames(language: String? = nil) throws(SpeechError) -> [String] {
+    /// Names of the installed voices (`en-us`, `en-gb-scotland`, …). Each call reads every
+    /// voice file (espeak-ng keeps no listing between calls); the first also spares the first
+    /// voice selection its own listing.
+    static func voiceNames() throws(SpeechError) -> [String] {
         try shared.withLock { state throws(SpeechError) in
             _ = try initialize(&state)
-            var spec = espeak_VOICE()
-            guard let language else {
-                guard let list = espeak_ListVoices(nil) else { return [] }
-                var names: [String] = []
-                var index = 0
-                while let voice = list[index] {
-                    if let name = voice.pointee.languages.map({ String(cString: $0.advanced(by: 1)) }), !name.isEmpty {
-                        names.append(name)
-                    }
-                    index += 1
+            guard let list = espeak_ListVoices(nil) else { return [] }
+            var names: [String] = []
+            var index = 0
+            while let voice = list[index] {
+                if let name = voice.pointee.languages.map({ String(cString: $0.advanced(by: 1)) }), !name.isEmpty {
+                    names.append(name)
                 }
-                return Array(Set(names)).sorted()
+                index += 1
             }
-            return language.withCString { language in
-                spec.languages = language
-                guard let list = espeak_ListVoices(&spec) else { return [] }
-                var names: [String] = []
-                var index = 0
-                while let voice = list[index] {
-                    if let identifier = voice.pointee.identifier {
-                        let path = String(cString: identifier)
-                        names.append(path.hasPrefix("!v/") ? String(path.dropFirst(3)) : path)
-                    }
-                    index += 1
-                }
-                return names.sorted()
-            }
+            return Array(Set(names)).sorted()
         }
     }
 }

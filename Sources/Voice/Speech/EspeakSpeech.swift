@@ -19,7 +19,7 @@ public struct EspeakSpeech: SpeechSynthesizer {
             do {
                 try settings.validate()
                 guard !text.allSatisfy(\.isWhitespace) else { throw SpeechError.invalidParameter("text is empty") }
-                let voice = EspeakVoice(name: settings.voice ?? "en-us", rate: settings.rate, pitch: settings.pitch)
+                let voice = Self.voice(for: settings)
                 try Self.checkVoice(voice.name)
                 let rate = try EspeakEngine.outputRate()
                 let format = PCMFormat(encoding: .s16le, sampleRate: rate, channels: 1)
@@ -36,14 +36,38 @@ public struct EspeakSpeech: SpeechSynthesizer {
         return stream
     }
 
+    /// Initialises espeak-ng, lists its installed voices (reading every voice file: seconds
+    /// where files are slow to reach, as through a VM's shared folder) and speaks a word with
+    /// `settings`' voice unheard (its dictionary loaded): what the first reply would otherwise do.
+    public func prepare(for settings: SpeechSettings) throws -> String {
+        try settings.validate()
+        let voice = Self.voice(for: settings)
+        let known = try Self.checkVoice(voice.name)
+        let rate = try EspeakEngine.synthesize("ready", voice: voice, volume: 0) { _ in true }
+        return "espeak-ng ready: voice \(voice.name) at \(rate) Hz, \(known) voices installed"
+    }
+
+    private static func voice(for settings: SpeechSettings) -> EspeakVoice {
+        EspeakVoice(name: settings.voice ?? "en-us", rate: settings.rate, pitch: settings.pitch)
+    }
+
     /// The installed voices and variants, listed once per process (checked on every reply).
     private static let installed = Mutex<(voices: [String], variants: Set<String>)?>(nil)
+    /// How many times the installed voices were listed (once per process; twice after
+    /// ``forgetInstalledVoices()``).
+    static let voiceListings = Atomic(0)
 
-    /// Throws an error naming the known voices when `name` is not one of them.
-    static func checkVoice(_ name: String) throws(SpeechError) {
+    /// Forgets the listed voices (for tests: the next check lists them again).
+    static func forgetInstalledVoices() { installed.withLock { $0 = nil } }
+
+    /// Throws an error naming the known voices when `name` is not one of them; returns how
+    /// many voices are installed.
+    @discardableResult
+    static func checkVoice(_ name: String) throws(SpeechError) -> Int {
         let listed = try installed.withLock { cache throws(SpeechError) in
             if let cache { return cache }
             let found = (voices: try EspeakEngine.voiceNames(), variants: Set(try EspeakEngine.variantNames()))
+            voiceListings.add(1, ordering: .relaxed)
             cache = found
             return found
         }
@@ -52,5 +76,6 @@ public struct EspeakSpeech: SpeechSynthesizer {
             let sample = known.prefix(40).joined(separator: ", ")
             throw .invalidParameter("espeak-ng has no voice '\(name)'; known voices (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
         }
+        return known.count
     }
 }

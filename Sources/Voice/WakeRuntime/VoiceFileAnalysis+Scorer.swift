@@ -1,4 +1,5 @@
 public import Voice
+import AudioCore
 
 extension VoiceFileAnalysis {
     /// Wake detections in the audio file at `path` by any engine, run through the ``VoicePipeline``.
@@ -25,8 +26,8 @@ extension VoiceFileAnalysis {
         return EndpointReport(file: path, commands: events.compactMap { event in
             switch event {
             case .command(let detection, let segment):
-                .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: rounded(segment.start),
-                      end: rounded(segment.end), reason: segment.reason.rawValue)
+                .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: rounded(segment.start.seconds),
+                      end: rounded(segment.end.seconds), reason: segment.reason.rawValue)
             case .noCommand(let detection):
                 .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: nil, end: nil, reason: "noSpeech")
             default: nil

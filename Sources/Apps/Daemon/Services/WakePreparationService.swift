@@ -40,15 +40,15 @@ struct WakePreparationService: Service {
     /// shutdown); `announce` once it ended other than by being stopped.
     private func start(announce: @escaping @Sendable () -> Void) -> Task<Void, Never> {
         let phrase = state.wakeWord.phrase
-        return Task { if prepare(phrase) { announce() } }
+        return Task { if await prepare(phrase) { announce() } }
     }
 
-    /// Prepares `phrase` (the training is synchronous and checks for cancellation between
-    /// utterances), logging its progress by tenths; false if it was stopped.
-    private func prepare(_ phrase: String) -> Bool {
+    /// Prepares `phrase` (the training runs on a thread of its own and checks for cancellation
+    /// between utterances), logging its progress by tenths; false if it was stopped.
+    private func prepare(_ phrase: String) async -> Bool {
         let progress = TrainingProgressLog(phrase: phrase, logger: logger)
         do {
-            let choice = try engines.engine(for: phrase, progress: { progress.heard($0) }).choice
+            let choice = try await engines.engine(for: phrase, progress: { progress.heard($0) }).choice
             logger.info("\(choice.describe(phrase: phrase))")
         } catch WakeWordBuildError.cancelled {
             logger.info("the wake word '\(phrase)' was not prepared: stopped (the daemon is stopping, or the wake word changed)")

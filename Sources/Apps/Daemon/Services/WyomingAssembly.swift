@@ -21,7 +21,7 @@ enum WyomingAssembly {
                 let phrase = state.wakeWord.phrase
                 return [.init(name: WakeWordEngine.name(forPhrase: phrase), phrase: phrase)]
             },
-            makeScorer: { try engines.makeScorer(for: state.wakeWord) })
+            makeScorer: { try await engines.makeScorer(for: state.wakeWord) })
         let (notices, continuation) = AsyncStream.makeStream(of: WyomingNotice.self, bufferingPolicy: .bufferingNewest(1000))
         let host = configuration.wyomingHost
         let server = try await WyomingServer.bind(

@@ -138,6 +138,10 @@ struct Listen: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The speech engine's one-time work (espeak-ng lists every voice file at its first use:
+        // seconds where files are slow to reach) done now, beside the route's opening, so the
+        // first reply starts playing at once.
+        Task.detached { [speech = SpeechSettings(voice: voice)] in await Self.prepareSpeech(speech) }
         let backend: LocalAssistantBackend
         do {
             backend = try LocalAssistantBackend(wakePhrase: keyword.first ?? "hey glasses")
@@ -169,10 +173,10 @@ struct Listen: AsyncParsableCommand {
                     assistant: .init(
                         policy: policy, once: once, replyTimeout: replyTimeout, earcons: earcons,
                         captureLimit: Assistant.Configuration.captureLimit(for: endpointerConfiguration())),
-                    speech: SpeechSettings(voice: voice),
+                    speech: SpeechSettings(voice: voice),  // as prepared above
                     echoCancellation: !noEchoCancel, earconSounds: try earconSounds(), echoCanceller: echoCanceller),
                 voiceStage: try voiceStage(engine: engine))
-            wakeCanceller = try assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
+            wakeCanceller = try await assembly.voiceStage.wakeEchoCanceller(under: assembly.configuration)
         } catch {
             await routes.shutdown()
             try? await session.closeAndReport()
@@ -234,6 +238,21 @@ struct Listen: AsyncParsableCommand {
 }
 
 extension Listen {
+    /// Prepares the replies' speech engine, saying on stderr when it starts, and when it is
+    /// ready (with how long it took) or why it is not (each reply then says so too).
+    static func prepareSpeech(_ settings: SpeechSettings) async {
+        printStatus("speech: preparing \(settings.engine)")
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let prepared = try await SpeechEngines.prepare(for: settings)
+            let seconds = Double((clock.now - start) / .milliseconds(1)) / 1000
+            printStatus("speech: \(prepared) (\(String(format: "%.1f", seconds)) s)")
+        } catch {
+            printStatus("speech: \(settings.engine) could not be prepared: \(error)")
+        }
+    }
+
     /// The reader of the connected glasses' touches (`--button`).
     func glassesButton(_ routes: RouteService) async throws -> GlassesButtonReader {
         guard let glasses = await routes.devices.first(where: { $0.linkState == .connected }) else {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Timestamps are counted in samples, never read from a wall clock, so two runs over the
 /// same audio produce the same times.
-public struct SampleTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SampleTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var frame: Int64
     public var sampleRate: Int
 
@@ -26,6 +26,12 @@ public struct SampleTime: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// Seconds since the start of the stream.
     public var seconds: Double { Double(frame) / Double(sampleRate) }
+
+    /// The span from here to `later` (on the same clock), to the nanosecond.
+    public func duration(to later: SampleTime) -> Duration {
+        precondition(later.sampleRate == sampleRate, "measuring between times on different clocks")
+        return .nanoseconds((later.frame - frame) * 1_000_000_000 / Int64(sampleRate))
+    }
 
     /// The time `frames` later.
     public func advanced(by frames: Int) -> SampleTime {

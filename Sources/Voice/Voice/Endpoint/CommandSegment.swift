@@ -1,4 +1,7 @@
-/// A captured command: where it starts (pre-roll included) and ends, in seconds.
+public import AudioCore
+
+/// A captured command: where it starts (pre-roll included) and ends, on the voice stage's
+/// sample clock (``LogMelFeatureExtractor/sampleRate``, from the stream's first sample).
 public struct CommandSegment: Sendable, Equatable, Codable {
     public enum EndReason: String, Sendable, Equatable, Codable {
         /// Trailing silence reached ``EndpointerConfiguration/silenceSecondsToEnd``.
@@ -10,14 +13,17 @@ public struct CommandSegment: Sendable, Equatable, Codable {
     }
 
     /// Start of capture: first speech minus the pre-roll, not before the wake word's end.
-    public var start: Double
+    public var start: SampleTime
     /// End of the last speech frame (or the cut, for `maximumLength`).
-    public var end: Double
+    public var end: SampleTime
     /// When speech was first heard.
-    public var speechStart: Double
+    public var speechStart: SampleTime
     public var reason: EndReason
 
-    public init(start: Double, end: Double, speechStart: Double, reason: EndReason) {
+    /// How long the command is.
+    public var duration: Duration { start.duration(to: end) }
+
+    public init(start: SampleTime, end: SampleTime, speechStart: SampleTime, reason: EndReason) {
         self.start = start
         self.end = end
         self.speechStart = speechStart

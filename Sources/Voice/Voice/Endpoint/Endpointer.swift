@@ -1,3 +1,5 @@
+import AudioCore
+
 /// Command endpointing after a wake word, as a pure state machine over 10 ms VAD decisions.
 ///
 /// idle → (wake) → waitingForSpeech → (enough speech) → capturing → (silence / max / stream end) → idle.
@@ -7,7 +9,7 @@
 /// starts there (seconds ÷ frame length, to the nearest frame), and the configuration's
 /// spans are whole frames (to the nearest). Every comparison is between integers, so a
 /// threshold of 0.3 s is reached after exactly 30 frames, however the seconds add up in
-/// floating point. Times go out as seconds again.
+/// floating point. Times go out as seconds again, a command's bounds on the sample clock.
 public struct Endpointer: Sendable {
     /// Where the machine is; times are frame indices on the decision grid.
     public enum State: Sendable, Equatable {
@@ -132,6 +134,12 @@ public struct Endpointer: Sendable {
     }
 
     private func segment(_ from: Int64, _ end: Int64, _ speechStart: Int64, _ reason: CommandSegment.EndReason) -> CommandSegment {
-        CommandSegment(start: seconds(from), end: seconds(end), speechStart: seconds(speechStart), reason: reason)
+        CommandSegment(start: sampleTime(from), end: sampleTime(end), speechStart: sampleTime(speechStart), reason: reason)
+    }
+
+    /// Frame `index`'s start on the voice stage's sample clock.
+    private func sampleTime(_ index: Int64) -> SampleTime {
+        let rate = LogMelFeatureExtractor.sampleRate
+        return SampleTime(frame: index * Int64((frameSeconds * Double(rate)).rounded()), sampleRate: rate)
     }
 }

@@ -1,30 +1,11 @@
 internal import CPulse
+import AudioCore
 import Foundation
-import Synchronization
+import Routing
 
-/// A sink or source as libpulse describes it, copied out of the callback.
-struct PulseEndpointInfo: Sendable {
-    var index: UInt32
-    var name: String
-    var description: String
-    var rate: Int
-    var channels: Int
-    var properties: [String: String]
-    var running: Bool
-    var suspended: Bool
-    /// For a source: the sink it monitors, when it is a monitor.
-    var isMonitor: Bool
-    var card: UInt32
-}
-
-/// A card as libpulse describes it.
-struct PulseCardInfo: Sendable {
-    var index: UInt32
-    var name: String
-    var properties: [String: String]
-    var profiles: [String]
-    var activeProfile: String?
-}
+// The one file in PulseBackend that reaches libpulse (CPulse): the context (connecting,
+// watching, introspection, changes) and the streams' calls (`PulseStreamBindings`); the rest
+// of the module holds libpulse's handles as opaque pointers and calls these.
 
 /// One libpulse context on its own threaded mainloop. Every request is answered through a
 /// continuation resumed from the mainloop's callback, so no Swift task ever blocks waiting.
@@ -73,6 +54,9 @@ final class PulseContext: @unchecked Sendable {
     func lastError(_ operation: String) -> PulseError {
         PulseError.check(operation, code: pa_context_errno(context))
     }
+
+    /// The last error libpulse recorded on this context, in words.
+    var lastErrorReason: String { String(cString: pa_strerror(pa_context_errno(context))) }
 
     // MARK: - Connecting
 
@@ -152,15 +136,12 @@ final class PulseContext: @unchecked Sendable {
         let request = Collector<PulseEndpointInfo>()
         return try await request.run(self) { context, userdata in
             pa_context_get_sink_info_list(context, { _, info, eol, userdata in
-                let request = Unmanaged<Collector<PulseEndpointInfo>>.fromOpaque(userdata!).takeUnretainedValue()
-                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
-                request.items.append(PulseEndpointInfo(
-                    index: info.index, name: String(cString: info.name),
-                    description: info.description.map { String(cString: $0) } ?? "",
-                    rate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
-                    properties: PulseProperties.dictionary(info.proplist),
-                    running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED,
-                    isMonitor: false, card: info.card))
+                Collector<PulseEndpointInfo>.receive(userdata, info, eol) { info in
+                    PulseEndpointInfo(
+                        index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec,
+                        proplist: info.proplist, running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED,
+                        isMonitor: false, card: info.card)
+                }
             }, userdata)
         }
     }
@@ -169,15 +150,12 @@ final class PulseContext: @unchecked Sendable {
         let request = Collector<PulseEndpointInfo>()
         return try await request.run(self) { context, userdata in
             pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                let request = Unmanaged<Collector<PulseEndpointInfo>>.fromOpaque(userdata!).takeUnretainedValue()
-                guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
-                request.items.append(PulseEndpointInfo(
-                    index: info.index, name: String(cString: info.name),
-                    description: info.description.map { String(cString: $0) } ?? "",
-                    rate: Int(info.sample_spec.rate), channels: Int(info.sample_spec.channels),
-                    properties: PulseProperties.dictionary(info.proplist),
-                    running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
-                    isMonitor: info.monitor_of_sink != UInt32.max, card: info.card))
+                Collector<PulseEndpointInfo>.receive(userdata, info, eol) { info in
+                    PulseEndpointInfo(
+                        index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec,
+                        proplist: info.proplist, running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
+                        isMonitor: info.monitor_of_sink != UInt32.max, card: info.card)
+                }
             }, userdata)
         }
     }
@@ -293,6 +271,14 @@ final class Collector<Item>: @unchecked Sendable {
     private var continuation: CheckedContinuation<[Item], any Error>?
     private weak var owner: PulseContext?
 
+    /// One reply of a list query, in libpulse's callback: `info` mapped by `make` and kept, or
+    /// the end of the list (an error when `eol` is negative).
+    static func receive<Info>(_ userdata: UnsafeMutableRawPointer?, _ info: UnsafePointer<Info>?, _ eol: Int32, _ make: (Info) -> Item) {
+        let request = Unmanaged<Collector<Item>>.fromOpaque(userdata!).takeUnretainedValue()
+        guard eol == 0, let info = info?.pointee else { return request.finish(eol < 0) }
+        request.items.append(make(info))
+    }
+
     func run(
         _ owner: PulseContext, _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     ) async throws -> [Item] {
@@ -323,28 +309,6 @@ final class Collector<Item>: @unchecked Sendable {
     }
 }
 
-/// A continuation that may be resumed from several callback paths but only takes the first.
-final class OneShot<Value: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
-
-    /// The continuation to resume; given before the request that resumes it is made.
-    func hold(_ waiting: CheckedContinuation<Value, any Error>) {
-        continuation.withLock { $0 = waiting }
-    }
-
-    func resume(with result: sending Result<Value, any Error>) {
-        guard let waiting = continuation.withLock({ $0.take() }) else { return }
-        waiting.resume(with: result)
-    }
-}
-
-/// What ``PulseContext/watch(onChange:)`` reports.
-enum PulseNotice: Sendable {
-    /// Something of this facility (`PA_SUBSCRIPTION_EVENT_SINK`…) was added, changed or removed.
-    case changed(facility: UInt32)
-    case serverLost
-}
-
 /// Carries the watch callback through libpulse's `void *userdata`.
 final class NoticeBox: Sendable {
     let deliver: @Sendable (PulseNotice) -> Void
@@ -368,5 +332,141 @@ extension PulseError {
     /// The one place libpulse error codes become Swift errors.
     static func check(_ operation: String, code: Int32) -> PulseError {
         PulseError(operation, reason: String(cString: pa_strerror(code)))
+    }
+}
+
+/// libpulse's stream calls (`pa_stream`, asynchronous API) as ``PulsePlaybackStream`` and
+/// ``PulseRecordStream`` use them; every call with the mainloop locked. The callbacks reach
+/// the owner (passed retained by the owner) on the mainloop thread, with the lock held.
+enum PulseStreamBindings {
+    /// Where a stream stands (`pa_stream_state_t`).
+    enum State: Equatable {
+        case creating, ready
+        /// `PA_STREAM_FAILED` or `PA_STREAM_TERMINATED`.
+        case ended
+        case other
+    }
+
+    /// A new stream of 32-bit float samples in `format` on `context`.
+    static func make(on context: PulseContext, name: String, format: PCMFormat) -> OpaquePointer? {
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
+        return pa_stream_new(context.context, name, &spec, nil)
+    }
+
+    /// `playback`'s `wake()` when the server wants more, `stateChanged()` when the state moves.
+    static func follow(_ stream: OpaquePointer, by playback: UnsafeMutableRawPointer, as _: PulsePlaybackStream.Type) {
+        pa_stream_set_write_callback(stream, { _, _, userdata in
+            Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().wake()
+        }, playback)
+        pa_stream_set_state_callback(stream, { _, userdata in
+            Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().stateChanged()
+        }, playback)
+    }
+
+    /// `record`'s `readAvailable()` when data came, `stateChanged()` when the state moves.
+    static func follow(_ stream: OpaquePointer, by record: UnsafeMutableRawPointer, as _: PulseRecordStream.Type) {
+        pa_stream_set_read_callback(stream, { _, _, userdata in
+            Unmanaged<PulseRecordStream>.fromOpaque(userdata!).takeUnretainedValue().readAvailable()
+        }, record)
+        pa_stream_set_state_callback(stream, { _, userdata in
+            Unmanaged<PulseRecordStream>.fromOpaque(userdata!).takeUnretainedValue().stateChanged()
+        }, record)
+    }
+
+    /// Connects `stream` to `sink` (the default when `nil`), never moved to another sink
+    /// (`PA_STREAM_DONT_MOVE`), the server holding about `latency`; false when refused.
+    static func connectPlayback(_ stream: OpaquePointer, to sink: String?, format: PCMFormat, latency: Duration) -> Bool {
+        let bytesPerMillisecond = format.sampleRate * format.bytesPerFrame / 1000
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32(Int(latency / .milliseconds(1)) * bytesPerMillisecond), prebuf: UInt32.max,
+            minreq: UInt32(min(100, Int(latency / .milliseconds(1)) / 4) * bytesPerMillisecond), fragsize: UInt32.max)
+        return pa_stream_connect_playback(stream, sink, &attributes, unmovable, nil, nil) >= 0
+    }
+
+    /// Connects `stream` to `source` (the default when `nil`), never moved to another source,
+    /// in fragments of `fragmentBytes`; false when refused.
+    static func connectRecord(_ stream: OpaquePointer, to source: String?, fragmentBytes: Int) -> Bool {
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
+                                        minreq: UInt32.max, fragsize: UInt32(fragmentBytes))
+        return pa_stream_connect_record(stream, source, &attributes, unmovable) >= 0
+    }
+
+    private static var unmovable: pa_stream_flags_t {
+        pa_stream_flags_t(rawValue: PA_STREAM_DONT_MOVE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
+    }
+
+    static func state(_ stream: OpaquePointer) -> State {
+        switch pa_stream_get_state(stream) {
+        case PA_STREAM_CREATING: .creating
+        case PA_STREAM_READY: .ready
+        case PA_STREAM_FAILED, PA_STREAM_TERMINATED: .ended
+        default: .other
+        }
+    }
+
+    /// How many bytes the server takes now; nil on an error.
+    static func writableSize(_ stream: OpaquePointer) -> Int? {
+        let writable = pa_stream_writable_size(stream)
+        return writable == Int.max ? nil : writable  // (size_t)-1 is an error
+    }
+
+    /// Hands `samples` to the server; false when it failed.
+    static func write(_ samples: ArraySlice<Float>, to stream: OpaquePointer) -> Bool {
+        samples.withUnsafeBytes { bytes in pa_stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE) } >= 0
+    }
+
+    /// Takes every readable fragment out of `stream`: `take` gets its samples, or nil and the
+    /// count for a hole (the server dropped data).
+    static func readFragments(_ stream: OpaquePointer, channels: Int, _ take: (UnsafeBufferPointer<Float>?, Int) -> Void) {
+        var data: UnsafeRawPointer?
+        var bytes = 0
+        while pa_stream_peek(stream, &data, &bytes) == 0, bytes > 0 {
+            let count = bytes / MemoryLayout<Float>.size
+            let usable = count - count % channels
+            take(data.map { UnsafeBufferPointer(start: $0.assumingMemoryBound(to: Float.self), count: usable) }, usable)
+            pa_stream_drop(stream)
+        }
+    }
+
+    /// Asks the server to play out what it holds; `done` hears how it went. False when the
+    /// request could not be made (`done` is not resumed then).
+    static func drain(_ stream: OpaquePointer, done: OneShot<Void>) -> Bool {
+        let box = Unmanaged.passRetained(done).toOpaque()
+        guard let operation = pa_stream_drain(stream, { _, success, userdata in
+            let done = Unmanaged<OneShot<Void>>.fromOpaque(userdata!).takeRetainedValue()
+            done.resume(with: success != 0 ? .success(()) : .failure(StreamSessionError.audioStreamingError("drain failed")))
+        }, box) else {
+            Unmanaged<OneShot<Void>>.fromOpaque(box).release()
+            return false
+        }
+        pa_operation_unref(operation)
+        return true
+    }
+
+    /// Drops what the server holds for `stream`.
+    static func flush(_ stream: OpaquePointer) {
+        if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+    }
+
+    /// Stops the callbacks, disconnects (when connected or connecting) and lets go of `stream`.
+    static func release(_ stream: OpaquePointer) {
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_read_callback(stream, nil, nil)
+        pa_stream_set_state_callback(stream, nil, nil)
+        if state(stream) == .ready || state(stream) == .creating { pa_stream_disconnect(stream) }
+        pa_stream_unref(stream)
+    }
+}
+
+extension PulseEndpointInfo {
+    /// From the fields libpulse's sink and source infos share.
+    init(
+        index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, sampleSpec: pa_sample_spec,
+        proplist: OpaquePointer?, running: Bool, suspended: Bool, isMonitor: Bool, card: UInt32
+    ) {
+        self.init(
+            index: index, name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
+            rate: Int(sampleSpec.rate), channels: Int(sampleSpec.channels), properties: PulseProperties.dictionary(proplist),
+            running: running, suspended: suspended, isMonitor: isMonitor, card: card)
     }
 }

@@ -1,4 +1,9 @@
-import CDBus
+internal import CDBus
+import Foundation
+
+// The one file in DBusKit that reaches libdbus (CDBus): the connection, its main loop and
+// messages use libdbus through the bindings below (handles stay opaque pointers), and
+// values cross to and from messages through `DBusWire`.
 
 /// libdbus type codes (its `DBUS_TYPE_*` macros are casts of character literals, which Swift
 /// does not import).
@@ -251,9 +256,129 @@ enum DBusMessageBindings {
     }
 
     static func serial(_ raw: OpaquePointer) -> UInt32 { dbus_message_get_serial(raw) }
+    /// Whether the sender of a method call wants its reply (`dbus_message_get_no_reply`).
+    static func expectsReply(_ raw: OpaquePointer) -> Bool { dbus_message_get_no_reply(raw) == 0 }
     static func replySerial(_ raw: OpaquePointer) -> UInt32 { dbus_message_get_reply_serial(raw) }
 
     private static func requireValid(_ path: String) throws(DBusError) {
         guard dbus_validate_path(path, nil) != 0 else { throw DBusError.invalidArgs("\"\(path)\" is not a valid object path") }
     }
+}
+
+/// libdbus's connection calls as ``DBusConnection`` uses them: opening and registering,
+/// sending, the message filter, closing.
+enum DBusConnectionBindings {
+    /// Opens a private connection to the bus at `address` and registers on it (libdbus made
+    /// thread-safe first; the process is not ended when the bus goes away).
+    static func open(address: String) throws(DBusError) -> OpaquePointer {
+        initThreads
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let raw = dbus_connection_open_private(address, &error) else {
+            throw DBusError.disconnected("cannot connect to the bus at \(address): \(message(error))")
+        }
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        guard dbus_bus_register(raw, &error) != 0 else {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw DBusError.disconnected("the bus at \(address) refused to register us: \(message(error))")
+        }
+        return raw
+    }
+
+    /// This connection's unique bus name, for example `:1.42`.
+    static func uniqueName(_ raw: OpaquePointer) -> String {
+        dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+    }
+
+    /// Every message `connection` receives goes to its `filter(_:)` (on the loop thread),
+    /// which says whether it handled it.
+    static func addFilter(_ raw: OpaquePointer, for connection: DBusConnection) {
+        dbus_connection_add_filter(raw, { _, message, data in
+            let connection = Unmanaged<DBusConnection>.fromOpaque(data!).takeUnretainedValue()
+            return connection.filter(message!) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }, Unmanaged.passUnretained(connection).toOpaque(), nil)
+    }
+
+    /// Queues `message`; its serial, or nil when libdbus ran out of memory.
+    static func send(_ message: OpaquePointer, on raw: OpaquePointer) -> UInt32? {
+        var serial: UInt32 = 0
+        return dbus_connection_send(raw, message, &serial) != 0 ? serial : nil
+    }
+
+    static func close(_ raw: OpaquePointer) { dbus_connection_close(raw) }
+    static func release(_ raw: OpaquePointer) { dbus_connection_unref(raw) }
+
+    private static let initThreads: Void = { _ = dbus_threads_init_default() }()
+
+    private static func message(_ error: CDBus.DBusError) -> String {
+        error.message.map { String(cString: $0) } ?? "unknown error"
+    }
+}
+
+/// A libdbus watch or timeout (`DBusWatch *`, `DBusTimeout *`): owned by libdbus, kept by
+/// ``DBusMainLoop`` between libdbus adding and removing it.
+struct DBusLoopHandle: @unchecked Sendable, Equatable { let pointer: OpaquePointer }
+
+/// libdbus's main-loop integration as ``DBusMainLoop`` uses it: the watch, timeout and
+/// wake-up callbacks, polling a watch, firing a timeout, dispatching.
+enum DBusMainLoopBindings {
+    /// Routes libdbus's watch, timeout and wake-up callbacks (any thread, sometimes with the
+    /// connection lock held) to `loop`.
+    static func install(_ loop: DBusMainLoop, on connection: OpaquePointer) {
+        let me = Unmanaged.passUnretained(loop).toOpaque()
+        dbus_connection_set_watch_functions(
+            connection,
+            { watch, data in DBusMainLoopBindings.handle(watch).map { DBusMainLoopBindings.from(data).addWatch($0) } == true ? 1 : 0 },
+            { watch, data in DBusMainLoopBindings.handle(watch).map { DBusMainLoopBindings.from(data).removeWatch($0) } },
+            { _, data in DBusMainLoopBindings.from(data).wake() },
+            me, nil)
+        dbus_connection_set_timeout_functions(
+            connection,
+            { timeout, data in DBusMainLoopBindings.handle(timeout).map { DBusMainLoopBindings.from(data).addTimeout($0) } == true ? 1 : 0 },
+            { timeout, data in DBusMainLoopBindings.handle(timeout).map { DBusMainLoopBindings.from(data).removeTimeout($0) } },
+            { timeout, data in DBusMainLoopBindings.handle(timeout).map { DBusMainLoopBindings.from(data).toggleTimeout($0) } },
+            me, nil)
+        dbus_connection_set_wakeup_main_function(connection, { data in DBusMainLoopBindings.from(data).wake() }, me, nil)
+    }
+
+    /// A watch or timeout libdbus passed (never null in practice).
+    private static func handle(_ pointer: OpaquePointer?) -> DBusLoopHandle? { pointer.map(DBusLoopHandle.init(pointer:)) }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> DBusMainLoop {
+        Unmanaged<DBusMainLoop>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    /// What to poll for `watch`: nil while it is disabled.
+    static func pollRequest(_ watch: DBusLoopHandle) -> pollfd? {
+        guard dbus_watch_get_enabled(watch.pointer) != 0 else { return nil }
+        let flags = dbus_watch_get_flags(watch.pointer)
+        var events: Int16 = 0
+        if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+        return pollfd(fd: dbus_watch_get_unix_fd(watch.pointer), events: events, revents: 0)
+    }
+
+    /// Lets libdbus read or write what `poll` found ready on `watch`.
+    static func handle(_ watch: DBusLoopHandle, revents: Int16) {
+        let revents = Int32(revents)
+        var flags: UInt32 = 0
+        if revents & POLLIN != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+        if revents & POLLOUT != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+        if revents & POLLHUP != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+        if revents & POLLERR != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+        _ = dbus_watch_handle(watch.pointer, flags)
+    }
+
+    static func interval(_ timeout: DBusLoopHandle) -> Duration { .milliseconds(Int(dbus_timeout_get_interval(timeout.pointer))) }
+    static func isEnabled(_ timeout: DBusLoopHandle) -> Bool { dbus_timeout_get_enabled(timeout.pointer) != 0 }
+    static func fire(_ timeout: DBusLoopHandle) { _ = dbus_timeout_handle(timeout.pointer) }
+
+    /// Dispatches every message read so far (to the filter).
+    static func dispatchAll(_ connection: OpaquePointer) {
+        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+    }
+
+    static func isConnected(_ connection: OpaquePointer) -> Bool { dbus_connection_get_is_connected(connection) != 0 }
 }
