@@ -23,3 +23,16 @@ extension ESPHomeDeviceInfoRequest: ESPHomeMessage { public static var messageTy
 extension ESPHomeDeviceInfoResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .deviceInfoResponse } }
 extension ESPHomePingRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .pingRequest } }
 extension ESPHomePingResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .pingResponse } }
+extension ESPHomeAuthenticationRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .authenticationRequest } }
+extension ESPHomeDisconnectRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .disconnectRequest } }
+extension ESPHomeDisconnectResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .disconnectResponse } }
+extension ESPHomeDeviceCapabilitiesRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .deviceCapabilitiesRequest } }
+extension ESPHomeDeviceCapabilitiesResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .deviceCapabilitiesResponse } }
+extension ESPHomeListEntitiesRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .listEntitiesRequest } }
+extension ESPHomeListEntitiesDoneResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .listEntitiesDoneResponse } }
+extension ESPHomeListEntitiesMediaPlayerResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .listEntitiesMediaPlayerResponse } }
+extension ESPHomeListEntitiesSwitchResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .listEntitiesSwitchResponse } }
+extension ESPHomeSubscribeStatesRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .subscribeStatesRequest } }
+extension ESPHomeMediaPlayerStateResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .mediaPlayerStateResponse } }
+extension ESPHomeSwitchStateResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .switchStateResponse } }
+extension ESPHomeSwitchCommandRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .switchCommandRequest } }
