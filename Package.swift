@@ -23,7 +23,7 @@ let layers: [String: [String]] = [
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
     "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
-        "ESPHomeAPI",
+        "ESPHomeAPI", "ESPHomeServer",
     ],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
@@ -317,6 +317,16 @@ let package = Package(
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestKit"], swiftSettings: strict),
+        .target(
+            name: "ESPHomeServer",
+            dependencies: [
+                "ESPHomeAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
@@ -347,7 +357,7 @@ let package = Package(
             dependencies: [
                 "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "AssistantAssembly", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
-                "Wyoming", "WyomingServer", "AssistantSocket",
+                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

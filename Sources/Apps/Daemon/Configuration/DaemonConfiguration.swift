@@ -16,6 +16,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var dataDirectory: String
     public var httpPort: Int = 8742
     public var wyomingPort: Int = 10700
+    /// ESPHome's native API (Home Assistant's ESPHome integration), on ``bind``.
+    public var esphomePort: Int = 6053
     /// The address the servers listen on (loopback unless told otherwise).
     public var bind: String = "127.0.0.1"
     /// The address the Wyoming server listens on, when it differs from ``bind`` (the HTTP API

@@ -1,0 +1,50 @@
+import Assistant
+import AssistantService
+import ESPHomeAPI
+import ESPHomeServer
+import Foundation
+import Logging
+
+/// Binds ESPHome's native API on `bind`:`esphome-port` as the device kept in the data
+/// directory (its MAC-like id made once, so Home Assistant recognises the glasses across
+/// restarts), named after the assistant. "Mute microphone" puts the assistant to sleep (its
+/// route and microphone let go) and wakes it.
+enum ESPHomeAssembly {
+    static func bind(
+        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, logger: Logger
+    ) async throws -> ESPHomeServer {
+        let seed = try deviceSeed(in: configuration.dataDirectory)
+        let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
+        let controls = ESPHomeDeviceControls(
+            state: { ESPHomeDeviceState(microphoneMuted: await assistant.phase == .asleep) },
+            setMicrophoneMuted: { muted in
+                if muted { await assistant.sleep() } else { await assistant.wake() }
+            })
+        return try await ESPHomeServer.bind(host: configuration.bind, port: configuration.esphomePort, device: device, controls: controls, logger: logger)
+    }
+
+    /// Six random bytes kept in `DATA_DIR/esphome_device` (12 hex digits), made on first use.
+    static func deviceSeed(in directory: String) throws -> [UInt8] {
+        let path = (directory as NSString).appendingPathComponent("esphome_device")
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard hex.count == 12, let bytes = bytes(hex) else {
+                throw DaemonError("\(path) holds no ESPHome device id (12 hex digits expected): delete it to have a new one made (Home Assistant then sees a new device)")
+            }
+            return bytes
+        }
+        var generator = SystemRandomNumberGenerator()
+        let seed = (0..<6).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try AtomicFile.write(Data((seed.map { String(format: "%02x", $0) }.joined() + "\n").utf8), to: path)
+        return seed
+    }
+
+    private static func bytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex)
+        return stride(from: 0, to: digits.count, by: 2).map { index -> UInt8? in UInt8(String(digits[index...index + 1]), radix: 16) }
+            .reduce(into: [UInt8]?([])) { result, byte in
+                guard let byte, result != nil else { result = nil; return }
+                result?.append(byte)
+            }
+    }
+}
