@@ -53,6 +53,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // ESPHome's Noise encryption: X25519, ChaCha20-Poly1305, SHA-256, HMAC.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // glasses-audiod (issue 11): HTTP API, store, metrics; the WebSocket API is the Wyoming part's.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -314,7 +316,7 @@ let package = Package(
         // (scripts/generate-esphome-api) and the pure framing.
         .target(
             name: "ESPHomeAPI",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestKit"], swiftSettings: strict),
         .target(

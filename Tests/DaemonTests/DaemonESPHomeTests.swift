@@ -34,7 +34,7 @@ extension DaemonSuites {
         func homeAssistantConnects() async throws {
             let directory = TemporaryDirectory()
             let data = directory.path("data")
-            let daemon = try await DaemonProcess.start(dataDirectory: data, listen: false)
+            let daemon = try await DaemonProcess.start(dataDirectory: data, listen: false, arguments: ["--esphome-key", "none"])
             let port = try esphomePort(daemon)
             let result = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)"]))
             #expect(result["error"] == nil, "\(result)")
@@ -64,7 +64,7 @@ extension DaemonSuites {
             let stopped = try await daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("esphome: client 1 (") && stopped.stderr.contains("mutes the microphone"), "\(stopped.stderr)")
-            let again = try await DaemonProcess.start(dataDirectory: data, listen: false)
+            let again = try await DaemonProcess.start(dataDirectory: data, listen: false, arguments: ["--esphome-key", "none"])
             let second = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(try esphomePort(again))"]))
             let secondInfo = try #require(second["device_info"] as? [String: Any], "\(second)")
             #expect(secondInfo["name"] as? String == name)
@@ -75,7 +75,7 @@ extension DaemonSuites {
         @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")
         func badInput() async throws {
             let directory = TemporaryDirectory()
-            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"), listen: false)
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"), listen: false, arguments: ["--esphome-key", "none"])
             let port = try esphomePort(daemon)
             let raw = try await summary(try peer("raw_frames.py", ["127.0.0.1", "\(port)"]))
             for name in ["garbage", "noise_hello", "oversized", "endless_varint"] {
@@ -97,6 +97,41 @@ extension DaemonSuites {
             #expect(log.contains("the client speaks the encrypted (Noise) protocol"), "\(log)")
             #expect(log.contains("more than the 65535 this server accepts"), "\(log)")
             #expect(log.contains("message type 250 is not one this server knows"), "\(log)")
+        }
+    
+        @Test("encrypted by default: the key made once into DATA_DIR/esphome_key (0600); the right key connects, a wrong key hears 'Handshake MAC failure', a plaintext client is told to encrypt; the next client is served")
+        func encrypted() async throws {
+            let directory = TemporaryDirectory()
+            let data = directory.path("data")
+            let daemon = try await DaemonProcess.start(dataDirectory: data, listen: false)
+            let port = try esphomePort(daemon)
+            let keyPath = data + "/esphome_key"
+            let key = try String(contentsOfFile: keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(Data(base64Encoded: key)?.count == 32, "\(key)")
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? Int)
+            #expect(mode == 0o600)
+
+            let wrongKey = Data(repeating: 7, count: 32).base64EncodedString()
+            let wrong = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)", "--noise-psk", wrongKey]))
+            #expect((wrong["error"] as? String)?.hasPrefix("InvalidEncryptionKeyAPIError") == true, "\(wrong)")
+            let plain = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)"]))
+            #expect((plain["error"] as? String)?.hasPrefix("RequiresEncryptionAPIError") == true, "\(plain)")
+
+            let name = try #require(daemon.child.stderrSoFar.components(separatedBy: "ChaChaPoly_SHA256) as ").dropFirst().first?.prefix { $0 != "," })
+            let right = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)", "--noise-psk", key, "--expected-name", String(name)]))
+            #expect(right["error"] == nil, "\(right)")
+            let info = try #require(right["device_info"] as? [String: Any], "\(right)")
+            #expect(info["api_encryption_supported"] as? Bool == true)
+            #expect(info["name"] as? String == String(name))
+            #expect((right["entities"] as? [Any])?.count == 2)
+            #expect(right["muted"] as? Bool == true)
+            #expect(right["disconnected"] as? Bool == true)
+
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("the client's encryption key is not this device's; closing the connection"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("the client speaks the plaintext protocol, and this server requires encryption"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("esphome: encryption key in \(keyPath)"))
         }
     }
 }

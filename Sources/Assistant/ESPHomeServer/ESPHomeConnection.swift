@@ -15,16 +15,20 @@ struct ESPHomeConnection {
     let controls: ESPHomeDeviceControls
     let logger: Logger
     private var decoder = ESPHomePlaintextDecoder(maximumBodyLength: ESPHomeServer.maximumBodyLength)
+    /// The encrypted transport, when the server has a key (then plaintext clients are refused).
+    private var noise: ESPHomeNoiseTransport?
 
-    init(peer: Int, address: String, session: ESPHomeSession, controls: ESPHomeDeviceControls, logger: Logger) {
+    init(peer: Int, address: String, session: ESPHomeSession, noise: ESPHomeNoiseTransport?, controls: ESPHomeDeviceControls, logger: Logger) {
         self.peer = peer
         self.address = address
         self.session = session
+        self.noise = noise
         self.controls = controls
         self.logger = logger
     }
 
     mutating func received(_ bytes: [UInt8]) async -> Reply {
+        if noise != nil { return await receivedEncrypted(bytes) }
         decoder.append(bytes)
         var reply = Reply()
         do {
@@ -44,11 +48,32 @@ struct ESPHomeConnection {
         return reply
     }
 
+    private mutating func receivedEncrypted(_ bytes: [UInt8]) async -> Reply {
+        guard var transport = noise else { return Reply() }
+        let output = transport.receive(bytes)
+        noise = transport
+        var reply = Reply(bytes: output.bytes)
+        for frame in output.frames {
+            await carryOut(session.receive(frame), into: &reply)
+            if reply.close { return reply }
+        }
+        if let failure = output.failure {
+            logger.warning("esphome: client \(peer) (\(address)): \(failure); closing the connection")
+            reply.close = true
+        }
+        return reply
+    }
+
     private mutating func carryOut(_ actions: [ESPHomeSessionAction], into reply: inout Reply) async {
         for action in actions {
             switch action {
             case .send(let frame):
-                reply.bytes += ESPHomePlaintextEncoder.encode(frame)
+                if var transport = noise {
+                    reply.bytes += transport.encrypt(frame)
+                    noise = transport
+                } else {
+                    reply.bytes += ESPHomePlaintextEncoder.encode(frame)
+                }
             case .log(let level, let line):
                 logger.log(level: level.loggerLevel, "esphome: client \(peer) (\(address)): \(line)")
             case .setMicrophoneMuted(let muted):

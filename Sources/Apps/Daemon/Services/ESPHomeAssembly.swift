@@ -20,7 +20,33 @@ enum ESPHomeAssembly {
             setMicrophoneMuted: { muted in
                 if muted { await assistant.sleep() } else { await assistant.wake() }
             })
-        return try await ESPHomeServer.bind(host: configuration.bind, port: configuration.esphomePort, device: device, controls: controls, logger: logger)
+        let key: [UInt8]?
+        switch configuration.esphomeKey {
+        case .none: key = nil
+        case .given(let bytes): key = bytes
+        case .generated:
+            let (bytes, path) = try encryptionKey(in: configuration.dataDirectory)
+            logger.info("esphome: encryption key in \(path) (Home Assistant asks for it when adding the device)")
+            key = bytes
+        }
+        return try await ESPHomeServer.bind(
+            host: configuration.bind, port: configuration.esphomePort, device: device, encryptionKey: key, controls: controls, logger: logger)
+    }
+
+    /// The key kept in `DATA_DIR/esphome_key` (base64 of 32 bytes, mode 0600), made on first use.
+    static func encryptionKey(in directory: String) throws -> (key: [UInt8], path: String) {
+        let path = (directory as NSString).appendingPathComponent("esphome_key")
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            guard case .given(let key) = ESPHomeKeySetting(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw DaemonError("\(path) holds no ESPHome encryption key (base64 of 32 bytes expected): delete it to have a new one made")
+            }
+            _ = chmod(path, 0o600)
+            return (key, path)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try AtomicFile.write(Data((Data(key).base64EncodedString() + "\n").utf8), to: path, mode: 0o600)
+        return (key, path)
     }
 
     /// Six random bytes kept in `DATA_DIR/esphome_device` (12 hex digits), made on first use.
