@@ -149,4 +149,42 @@ struct ESPHomeSessionTests {
         #expect(actions.last == .close)
         #expect(session.phase == .closed)
     }
+
+    @Test func theWakeWordConfigurationNamesTheOneInForce() throws {
+        var session = ESPHomeSession(
+            device: device, encrypted: false, state: ESPHomeDeviceState(wakeWord: ESPHomeWakeWordOption(id: "hey_glasses", phrase: "hey glasses")))
+        var hello = ESPHomeHelloRequest()
+        hello.clientInfo = "HA"
+        _ = session.receive(try hello.frame())
+        let frames = sent(session.receive(try ESPHomeVoiceAssistantConfigurationRequest().frame()))
+        #expect(frames.map(\.type) == [.voiceAssistantConfigurationResponse])
+        let configuration = try ESPHomeVoiceAssistantConfigurationResponse(frame: frames[0])
+        #expect(configuration.availableWakeWords.map(\.id) == ["hey_glasses"])
+        #expect(configuration.availableWakeWords.map(\.wakeWord) == ["hey glasses"])
+        #expect(configuration.activeWakeWords == ["hey_glasses"])
+        #expect(configuration.maxActiveWakeWords == 1)
+    }
+
+    @Test func anAnnouncementIsRefusedAtOnceSoHomeAssistantDoesNotWait() throws {
+        var session = try connected()
+        var announce = ESPHomeVoiceAssistantAnnounceRequest()
+        announce.mediaID = "http://ha/tts.flac"
+        let actions = session.receive(try announce.frame())
+        let frames = sent(actions)
+        #expect(frames.map(\.type) == [.voiceAssistantAnnounceFinished])
+        #expect(try ESPHomeVoiceAssistantAnnounceFinished(frame: frames[0]).success == false)
+        #expect(!actions.contains(.close))
+    }
+
+    @Test func theVoiceSubscriptionIsKept() throws {
+        var session = try connected()
+        var subscribe = ESPHomeSubscribeVoiceAssistantRequest()
+        subscribe.subscribe = true
+        subscribe.flags = 4
+        _ = session.receive(try subscribe.frame())
+        #expect(session.subscribedToVoice)
+        subscribe.subscribe = false
+        _ = session.receive(try subscribe.frame())
+        #expect(!session.subscribedToVoice)
+    }
 }

@@ -69,6 +69,29 @@ async def main() -> int:
             except asyncio.TimeoutError:
                 result["muted"] = False
         result["states"] = states
+
+        # What HA's assist satellite does at setup: subscribe to the voice assistant, read the
+        # wake-word configuration; then an announcement (refused at once for now).
+        async def handle_start(conversation_id, flags, audio_settings, wake_word_phrase):
+            return 0
+
+        async def handle_stop(abort):
+            return None
+
+        async def handle_audio(data, data2):
+            return None
+
+        unsubscribe = client.subscribe_voice_assistant(
+            handle_start=handle_start, handle_stop=handle_stop, handle_audio=handle_audio)
+        configuration = await client.get_voice_assistant_configuration(5)
+        result["wake_words"] = {
+            "available": [[w.id, w.wake_word] for w in configuration.available_wake_words],
+            "active": list(configuration.active_wake_words),
+            "max_active": configuration.max_active_wake_words,
+        }
+        finished = await client.send_voice_assistant_announcement_await_response("http://127.0.0.1:9/none.wav", 10, text="hello")
+        result["announce_success"] = finished.success
+        unsubscribe()
         if args.idle > 0:
             await asyncio.sleep(args.idle)
             result["connected_after_idle"] = client._connection is not None and client._connection.is_connected

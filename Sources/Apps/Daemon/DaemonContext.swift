@@ -91,7 +91,8 @@ public struct DaemonContext: Sendable {
         let esphome: ESPHomeServer
         do {
             esphome = try await ESPHomeAssembly.bind(
-                configuration: configuration, friendlyName: settings.name, assistant: assistant, logger: loggers.esphome)
+                configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
+                logger: loggers.esphome)
         } catch let error as DaemonError {
             await wyoming.close()
             _ = try? await session.close()

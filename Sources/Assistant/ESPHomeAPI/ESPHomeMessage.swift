@@ -36,3 +36,10 @@ extension ESPHomeSubscribeStatesRequest: ESPHomeMessage { public static var mess
 extension ESPHomeMediaPlayerStateResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .mediaPlayerStateResponse } }
 extension ESPHomeSwitchStateResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .switchStateResponse } }
 extension ESPHomeSwitchCommandRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .switchCommandRequest } }
+extension ESPHomeSubscribeVoiceAssistantRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .subscribeVoiceAssistantRequest } }
+extension ESPHomeVoiceAssistantConfigurationRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantConfigurationRequest } }
+extension ESPHomeVoiceAssistantConfigurationResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantConfigurationResponse } }
+extension ESPHomeVoiceAssistantSetConfiguration: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantSetConfiguration } }
+extension ESPHomeVoiceAssistantAnnounceRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantAnnounceRequest } }
+extension ESPHomeVoiceAssistantAnnounceFinished: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantAnnounceFinished } }
+extension ESPHomeVoiceAssistantTimerEventResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantTimerEventResponse } }

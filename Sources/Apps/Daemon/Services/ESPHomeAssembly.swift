@@ -1,9 +1,11 @@
 import Assistant
+import AssistantAssembly
 import AssistantService
 import ESPHomeAPI
 import ESPHomeServer
 import Foundation
 import Logging
+import WyomingServer
 
 /// Binds ESPHome's native API on `bind`:`esphome-port` as the device kept in the data
 /// directory (its MAC-like id made once, so Home Assistant recognises the glasses across
@@ -11,12 +13,17 @@ import Logging
 /// route and microphone let go) and wakes it.
 enum ESPHomeAssembly {
     static func bind(
-        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, logger: Logger
+        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState, logger: Logger
     ) async throws -> ESPHomeServer {
         let seed = try deviceSeed(in: configuration.dataDirectory)
         let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
         let controls = ESPHomeDeviceControls(
-            state: { ESPHomeDeviceState(microphoneMuted: await assistant.phase == .asleep) },
+            state: {
+                let phrase = state.wakeWord.phrase
+                return ESPHomeDeviceState(
+                    microphoneMuted: await assistant.phase == .asleep,
+                    wakeWord: ESPHomeWakeWordOption(id: WakeWordEngine.name(forPhrase: phrase), phrase: phrase))
+            },
             setMicrophoneMuted: { muted in
                 if muted { await assistant.sleep() } else { await assistant.wake() }
             })

@@ -79,11 +79,28 @@ public struct ESPHomeDeviceState: Sendable, Equatable {
     public var speakerPlaying = false
     public var speakerVolume: Float = 1
     public var speakerMuted = false
+    /// The wake word in force (the one Home Assistant's "Wake word" select shows).
+    public var wakeWord: ESPHomeWakeWordOption?
 
-    public init(microphoneMuted: Bool = false, speakerPlaying: Bool = false, speakerVolume: Float = 1, speakerMuted: Bool = false) {
+    public init(
+        microphoneMuted: Bool = false, speakerPlaying: Bool = false, speakerVolume: Float = 1, speakerMuted: Bool = false,
+        wakeWord: ESPHomeWakeWordOption? = nil
+    ) {
+        self.wakeWord = wakeWord
         self.microphoneMuted = microphoneMuted
         self.speakerPlaying = speakerPlaying
         self.speakerVolume = speakerVolume
         self.speakerMuted = speakerMuted
+    }
+}
+
+/// A wake word as the voice-assistant configuration lists it: an id and the phrase shown.
+public struct ESPHomeWakeWordOption: Sendable, Equatable {
+    public var id: String
+    public var phrase: String
+
+    public init(id: String, phrase: String) {
+        self.id = id
+        self.phrase = phrase
     }
 }

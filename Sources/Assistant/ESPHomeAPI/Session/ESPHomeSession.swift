@@ -28,6 +28,8 @@ public struct ESPHomeSession: Sendable {
     public private(set) var phase: Phase = .awaitingHello
     public private(set) var clientInfo = ""
     public private(set) var subscribedToStates = false
+    /// Whether the client subscribed to the voice assistant (Home Assistant's satellite).
+    public private(set) var subscribedToVoice = false
     public private(set) var state: ESPHomeDeviceState
 
     public init(device: ESPHomeDevice, encrypted: Bool, state: ESPHomeDeviceState = ESPHomeDeviceState()) {
@@ -127,11 +129,51 @@ public struct ESPHomeSession: Sendable {
         case .subscribeHomeassistantServicesRequest, .subscribeHomeAssistantStatesRequest, .getTimeResponse, .pingResponse:
             // Nothing to call in HA, no HA state to follow, no clock to set; a pong needs nothing.
             return []
+        case .subscribeVoiceAssistantRequest:
+            let request = try ESPHomeSubscribeVoiceAssistantRequest(frame: frame)
+            subscribedToVoice = request.subscribe
+            return [
+                .log(
+                    .info,
+                    "client \(clientName) \(request.subscribe ? "subscribed to" : "unsubscribed from") the voice assistant "
+                        + "(the voice flow over the ESPHome API is not built yet: wake words are answered by the configured backend)"),
+            ]
+        case .voiceAssistantConfigurationRequest:
+            return [.send(try voiceConfiguration().frame())]
+        case .voiceAssistantSetConfiguration:
+            let request = try ESPHomeVoiceAssistantSetConfiguration(frame: frame)
+            return [.log(.warning, "client \(clientName) chose the wake words \(request.activeWakeWords): choosing them over the ESPHome API is not supported yet; change the wake word in the settings")]
+        case .voiceAssistantAnnounceRequest:
+            // Refused at once, so Home Assistant's announce call ends instead of waiting minutes.
+            var finished = ESPHomeVoiceAssistantAnnounceFinished()
+            finished.success = false
+            return [
+                .log(.warning, "client \(clientName) sent an announcement: announcements over the ESPHome API are not played yet; refused"),
+                .send(try finished.frame()),
+            ]
+        case .voiceAssistantTimerEventResponse:
+            let event = try ESPHomeVoiceAssistantTimerEventResponse(frame: frame)
+            return [.log(.info, "client \(clientName): timer \(event.timerID) \(event.eventType): timers over the ESPHome API are not kept yet")]
         case .subscribeLogsRequest:
             return [.log(.debug, "client \(clientName) asked for the device's logs: not offered (they are in the daemon's log)")]
         default:
             return [.log(.info, "client \(clientName): \(type) is not handled by this server: ignored")]
         }
+    }
+
+    /// The wake words: the one in force, active (one at a time).
+    private func voiceConfiguration() -> ESPHomeVoiceAssistantConfigurationResponse {
+        var configuration = ESPHomeVoiceAssistantConfigurationResponse()
+        if let word = state.wakeWord {
+            var option = ESPHomeVoiceAssistantWakeWord()
+            option.id = word.id
+            option.wakeWord = word.phrase
+            option.trainedLanguages = ["en"]
+            configuration.availableWakeWords = [option]
+            configuration.activeWakeWords = [word.id]
+        }
+        configuration.maxActiveWakeWords = 1
+        return configuration
     }
 
     private func deviceInfo() -> ESPHomeDeviceInfoResponse {
