@@ -22,7 +22,9 @@ let layers: [String: [String]] = [
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
-    "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket"],
+    "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
+        "ESPHomeAPI", "ESPHomeServer",
+    ],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
     ],
@@ -50,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // ESPHome's Noise encryption: X25519, ChaCha20-Poly1305, SHA-256, HMAC.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // glasses-audiod (issue 11): HTTP API, store, metrics; the WebSocket API is the Wyoming part's.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -306,6 +311,24 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "WyomingTests", dependencies: ["Wyoming", "TestKit"], swiftSettings: strict),
+
+        // ESPHome's native API (Home Assistant's ESPHome integration): the generated messages
+        // (scripts/generate-esphome-api) and the pure framing.
+        .target(
+            name: "ESPHomeAPI",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
+        .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestKit"], swiftSettings: strict),
+        .target(
+            name: "ESPHomeServer",
+            dependencies: [
+                "ESPHomeAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
@@ -336,7 +359,7 @@ let package = Package(
             dependencies: [
                 "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "AssistantAssembly", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
-                "Wyoming", "WyomingServer", "AssistantSocket",
+                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

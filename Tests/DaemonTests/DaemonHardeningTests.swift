@@ -150,13 +150,19 @@ extension DaemonSuites {
             #expect(!output.stderr.contains("crashed"), "\(output.stderr)")
         }
 
-        @Test("a taken --http-port or --wyoming-port: one line naming the address and what to do, exit 1")
+        @Test("a taken --http-port, --wyoming-port or --esphome-port: one line naming the address and what to do, exit 1")
         func takenPorts() async throws {
             let directory = TemporaryDirectory()
             let first = try await DaemonProcess.start(dataDirectory: directory.path("first"))
             let wyomingPort = try #require(Int(first.child.stderrSoFar.components(separatedBy: "wyoming: listening on 127.0.0.1:").last?.prefix { $0.isNumber } ?? ""))
-            for (flag, port, what) in [("--http-port", first.port, "the HTTP API"), ("--wyoming-port", wyomingPort, "the Wyoming server")] {
-                let ports = flag == "--http-port" ? ["--http-port", "\(port)", "--wyoming-port", "0"] : ["--http-port", "0", "--wyoming-port", "\(port)"]
+            let esphomePort = try #require(Int(first.child.stderrSoFar.components(separatedBy: "esphome: listening on 127.0.0.1:").last?.prefix { $0.isNumber } ?? ""))
+            for (flag, port, what) in [
+                ("--http-port", first.port, "the HTTP API"), ("--wyoming-port", wyomingPort, "the Wyoming server"),
+                ("--esphome-port", esphomePort, "the ESPHome API server"),
+            ] {
+                var choice = ["--http-port", "0", "--wyoming-port", "0", "--esphome-port", "0"]
+                choice[choice.firstIndex(of: flag)! + 1] = "\(port)"
+                let ports = choice
                 let second = try await offCooperativePool {
                     try Run.command(DaemonProcess.binary, ["--backend", "simulated", "--data-dir", directory.path("second"), "--listen", "false"] + ports)
                 }

@@ -10,6 +10,7 @@ public import RouteService
 import Routing
 public import Store
 public import WyomingServer
+public import ESPHomeServer
 
 /// Everything the daemon's services share, opened once at start: the store, the event bus,
 /// the backend and its route service, the assistant, the API key, the metrics registry.
@@ -30,6 +31,8 @@ public struct DaemonContext: Sendable {
     /// The Wyoming satellite and wake-word server (bound at open), and what it reports.
     public let wyoming: WyomingServer
     public let wyomingNotices: AsyncStream<WyomingNotice>
+    /// ESPHome's native API for Home Assistant's ESPHome integration (bound at open).
+    public let esphome: ESPHomeServer
     /// The custom backends on `/api/assistant`.
     public let assistantSockets: AssistantSocketHub
     /// The timers Home Assistant keeps for the glasses.
@@ -87,17 +90,35 @@ public struct DaemonContext: Sendable {
             _ = try? await session.close()
             throw DaemonError("the assistant cannot start: \(error)")
         }
+        let esphome: ESPHomeServer
+        do {
+            esphome = try await ESPHomeAssembly.bind(
+                configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
+                logger: loggers.esphome)
+        } catch let error as DaemonError {
+            await wyoming.close()
+            _ = try? await session.close()
+            throw error
+        } catch {
+            await wyoming.close()
+            _ = try? await session.close()
+            throw DaemonError(
+                ListenError.describe(
+                    error, what: "the ESPHome API server", host: configuration.bind, port: configuration.esphomePort, flag: "--esphome-port"))
+        }
         return DaemonContext(
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
-            assistantSockets: assistantSockets, timers: VoiceTimerBoard(clock: session.clock), dataFolder: dataFolder, wakeEngines: wakeEngines)
+            esphome: esphome, assistantSockets: assistantSockets, timers: VoiceTimerBoard(clock: session.clock), dataFolder: dataFolder,
+            wakeEngines: wakeEngines)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is
     /// checkpointed into its file, the backend closes (the simulated speaker's recording is saved).
     public func close() async {
         await wyoming.close()  // closed by its run already, unless the services never ran
+        await esphome.close()
         await events.close()
         do { try store.checkpoint() } catch { logger.warning("the store's write-ahead log was not checkpointed: \(error)") }
         do {

@@ -7,6 +7,7 @@ public struct DaemonLoggers: Sendable {
     public var daemon: Logger
     public var route: Logger
     public var wyoming: Logger
+    public var esphome: Logger
     public var assistantSocket: Logger
     public var assistant: Logger
 
@@ -15,6 +16,7 @@ public struct DaemonLoggers: Sendable {
         daemon = make("glasses-audiod")
         route = make("route")
         wyoming = make("wyoming")
+        esphome = make("esphome")
         assistantSocket = make("assistant-socket")
         assistant = make("assistant")
     }

@@ -12,6 +12,7 @@ public import ServiceLifecycle
 /// - HTTP API: REST, server-sent events, metrics, the OpenAPI document;
 /// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), and its
 ///   notices into the event bus;
+/// - ESPHome: the native API for Home Assistant's ESPHome integration (TCP);
 /// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
 ///   minutes, said with its progress), then listening starts when configured to; stopped early
 ///   on shutdown, between two training utterances;
@@ -25,6 +26,7 @@ public enum DaemonServices {
         services.append(await EventForwarder.make(context))
         services.append(HTTPServer.make(context))
         services.append(context.wyoming)
+        services.append(context.esphome)
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
         let (assistant, listen) = (context.assistant, context.configuration.listen)
         services.append(

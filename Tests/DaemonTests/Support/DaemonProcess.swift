@@ -42,7 +42,7 @@ final class DaemonProcess: Sendable {
         try await offCooperativePool {
             let child = try Child(
                 binary,
-                ["--backend", backend, "--data-dir", dataDirectory, "--http-port", "0", "--wyoming-port", "0", "--listen", "\(listen)"]
+                ["--backend", backend, "--data-dir", dataDirectory, "--http-port", "0", "--wyoming-port", "0", "--esphome-port", "0", "--listen", "\(listen)"]
                     + arguments,
                 environment: environment)
             let marker = "HTTP API listening on http://127.0.0.1:"

@@ -33,6 +33,15 @@ public struct ConfigurationKey: Sendable {
         text("data-dir", "a folder path") { $0.dataDirectory = $1 },
         integer("http-port", 0...65535, note: " (0: any free port)") { $0.httpPort = $1 },
         integer("wyoming-port", 0...65535, note: " (0: any free port)") { $0.wyomingPort = $1 },
+        integer("esphome-port", 0...65535, note: " (0: any free port)") { $0.esphomePort = $1 },
+        ConfigurationKey(
+            "esphome-key",
+            allowed: "ESPHome's encryption key, base64 of 32 bytes (as api: encryption: key:), or none for plaintext (default: made once into DATA_DIR/esphome_key)"
+        ) { config, value in
+            guard let setting = ESPHomeKeySetting(value) else { return false }
+            config.esphomeKey = setting
+            return true
+        },
         text("bind", "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { $0.bind = $1 },
         text("wyoming-bind", "an IP address for the Wyoming port alone, e.g. 127.0.0.1 (default: bind's)") { $0.wyomingBind = $1 },
         ConfigurationKey(

@@ -16,6 +16,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var dataDirectory: String
     public var httpPort: Int = 8742
     public var wyomingPort: Int = 10700
+    /// ESPHome's native API (Home Assistant's ESPHome integration), on ``bind``.
+    public var esphomePort: Int = 6053
+    /// ESPHome's encryption: a key made once into `DATA_DIR/esphome_key` (the default), a
+    /// given one, or none (plaintext).
+    public var esphomeKey: ESPHomeKeySetting = .generated
     /// The address the servers listen on (loopback unless told otherwise).
     public var bind: String = "127.0.0.1"
     /// The address the Wyoming server listens on, when it differs from ``bind`` (the HTTP API
@@ -61,5 +66,26 @@ public struct DaemonConfiguration: Sendable, Equatable {
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/glasses-audiod" }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return home + "/.local/share/glasses-audiod"
+    }
+}
+
+/// Where the ESPHome API's Noise pre-shared key comes from.
+public enum ESPHomeKeySetting: Sendable, Equatable {
+    /// Made once (32 random bytes) into `DATA_DIR/esphome_key`, mode 0600.
+    case generated
+    /// Given in the configuration: base64 of 32 bytes, as ESPHome's `api: encryption: key:`.
+    case given([UInt8])
+    /// No encryption: plaintext clients only.
+    case none
+
+    /// `none`, or base64 of exactly 32 bytes; `nil` for anything else.
+    public init?(_ text: String) {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        if value == "none" {
+            self = .none
+            return
+        }
+        guard let data = Data(base64Encoded: value), data.count == 32 else { return nil }
+        self = .given(Array(data))
     }
 }

@@ -10,6 +10,8 @@ public struct DaemonOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: optionHelp("data-dir", valueName: "dir")) var dataDir: String?
     @Option(name: .customLong("http-port"), parsing: .unconditional, help: optionHelp("http-port", default: "8742")) var httpPort: String?
     @Option(name: .customLong("wyoming-port"), parsing: .unconditional, help: optionHelp("wyoming-port", default: "10700")) var wyomingPort: String?
+    @Option(name: .customLong("esphome-port"), parsing: .unconditional, help: optionHelp("esphome-port", default: "6053")) var esphomePort: String?
+    @Option(name: .customLong("esphome-key"), help: optionHelp("esphome-key", valueName: "base64|none")) var esphomeKey: String?
     @Option(help: optionHelp("bind", default: "127.0.0.1")) var bind: String?
     @Option(name: .customLong("wyoming-bind"), help: optionHelp("wyoming-bind", valueName: "address")) var wyomingBind: String?
     @Option(name: .customLong("wyoming-allow"), help: optionHelp("wyoming-allow", valueName: "peers")) var wyomingAllow: String?
@@ -31,7 +33,7 @@ public struct DaemonOptions: ParsableArguments {
     /// The flags given, by key name.
     public var values: [String: String] {
         let pairs: [(String, String?)] = [
-            ("backend", backend), ("data-dir", dataDir), ("http-port", httpPort), ("wyoming-port", wyomingPort), ("bind", bind), ("wyoming-bind", wyomingBind), ("wyoming-allow", wyomingAllow),
+            ("backend", backend), ("data-dir", dataDir), ("http-port", httpPort), ("wyoming-port", wyomingPort), ("esphome-port", esphomePort), ("esphome-key", esphomeKey), ("bind", bind), ("wyoming-bind", wyomingBind), ("wyoming-allow", wyomingAllow),
             ("model", model), ("mic", mic), ("mic-mode", micMode), ("speaker-out", speakerOut), ("server", server),
             ("profiles", profiles), ("policy", policy), ("listen", listen), ("assistant-backend", assistantBackend), ("log-level", logLevel),
             ("event-retention", eventRetention), ("body-limit", bodyLimit),

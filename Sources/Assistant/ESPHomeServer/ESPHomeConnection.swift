@@ -1,0 +1,100 @@
+import ESPHomeAPI
+import Logging
+
+/// One client's bytes through the plaintext framing and its ``ESPHomeSession``; the actions
+/// carried out against the daemon, the answers collected for one write.
+struct ESPHomeConnection {
+    struct Reply {
+        var bytes: [UInt8] = []
+        var close = false
+    }
+
+    let peer: Int
+    let address: String
+    var session: ESPHomeSession
+    let controls: ESPHomeDeviceControls
+    let logger: Logger
+    private var decoder = ESPHomePlaintextDecoder(maximumBodyLength: ESPHomeServer.maximumBodyLength)
+    /// The encrypted transport, when the server has a key (then plaintext clients are refused).
+    private var noise: ESPHomeNoiseTransport?
+
+    init(peer: Int, address: String, session: ESPHomeSession, noise: ESPHomeNoiseTransport?, controls: ESPHomeDeviceControls, logger: Logger) {
+        self.peer = peer
+        self.address = address
+        self.session = session
+        self.noise = noise
+        self.controls = controls
+        self.logger = logger
+    }
+
+    mutating func received(_ bytes: [UInt8]) async -> Reply {
+        if noise != nil { return await receivedEncrypted(bytes) }
+        decoder.append(bytes)
+        var reply = Reply()
+        do {
+            while let frame = try decoder.next() {
+                await carryOut(session.receive(frame), into: &reply)
+                if reply.close { return reply }
+            }
+        } catch {
+            logger.warning("esphome: client \(peer) (\(address)): \(error); closing the connection")
+            if case .badIndicator = error {
+                // What ESPHome answers: a plaintext frame start and the reason, so an encrypted
+                // client reports "the device is using plaintext".
+                reply.bytes += [0x00] + Array("Bad indicator byte".utf8)
+            }
+            reply.close = true
+        }
+        return reply
+    }
+
+    private mutating func receivedEncrypted(_ bytes: [UInt8]) async -> Reply {
+        guard var transport = noise else { return Reply() }
+        let output = transport.receive(bytes)
+        noise = transport
+        var reply = Reply(bytes: output.bytes)
+        for frame in output.frames {
+            await carryOut(session.receive(frame), into: &reply)
+            if reply.close { return reply }
+        }
+        if let failure = output.failure {
+            logger.warning("esphome: client \(peer) (\(address)): \(failure); closing the connection")
+            reply.close = true
+        }
+        return reply
+    }
+
+    private mutating func carryOut(_ actions: [ESPHomeSessionAction], into reply: inout Reply) async {
+        for action in actions {
+            switch action {
+            case .send(let frame):
+                if var transport = noise {
+                    reply.bytes += transport.encrypt(frame)
+                    noise = transport
+                } else {
+                    reply.bytes += ESPHomePlaintextEncoder.encode(frame)
+                }
+            case .log(let level, let line):
+                logger.log(level: level.loggerLevel, "esphome: client \(peer) (\(address)): \(line)")
+            case .setMicrophoneMuted(let muted):
+                logger.info("esphome: client \(peer) \(muted ? "mutes" : "unmutes") the microphone")
+                await controls.setMicrophoneMuted(muted)
+                let pushed = session.update(await controls.state())
+                await carryOut(pushed, into: &reply)
+            case .close:
+                reply.close = true
+            }
+        }
+    }
+}
+
+extension ESPHomeSessionLogLevel {
+    var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}

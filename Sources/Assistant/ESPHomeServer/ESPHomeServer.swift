@@ -1,0 +1,121 @@
+public import ESPHomeAPI
+public import Logging
+import NIOCore
+import NIOPosix
+public import ServiceLifecycle
+import Synchronization
+
+/// ESPHome's native API over TCP: the glasses as a voice satellite for Home Assistant's
+/// ESPHome integration. One child task per connection, each with its own decoder and
+/// ``ESPHomeSession``: a client that sends something broken is told (when ESPHome tells) and
+/// loses only its own connection; the next client is served. With a key every client must
+/// speak ESPHome's Noise encryption (as an ESPHome device with `api: encryption: key:`);
+/// without one, plaintext. Bind with ``bind(host:port:device:encryptionKey:controls:logger:)``,
+/// then run it as a `Service`.
+public final class ESPHomeServer: Service, Sendable {
+    /// Largest frame body accepted: aioesphomeapi's own limit for a frame.
+    public static let maximumBodyLength = 65_535
+
+    /// The port actually bound (the configured one, or the one picked for port 0).
+    public let port: Int
+    public let device: ESPHomeDevice
+    private let listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    /// The Noise pre-shared key (32 bytes), or `nil` for plaintext.
+    private let encryptionKey: [UInt8]?
+    private let controls: ESPHomeDeviceControls
+    private let logger: Logger
+    private let peers = Mutex(0)
+
+    private init(
+        listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int, device: ESPHomeDevice,
+        encryptionKey: [UInt8]?, controls: ESPHomeDeviceControls, logger: Logger
+    ) {
+        self.listener = listener
+        self.port = port
+        self.device = device
+        self.encryptionKey = encryptionKey
+        self.controls = controls
+        self.logger = logger
+    }
+
+    /// Binds the port now (so a taken port fails at start, before anything else runs).
+    public static func bind(
+        host: String, port: Int, device: ESPHomeDevice, encryptionKey: [UInt8]?, controls: ESPHomeDeviceControls, logger: Logger
+    ) async throws -> ESPHomeServer {
+        precondition(encryptionKey == nil || encryptionKey?.count == 32, "ESPHome's encryption key has 32 bytes")
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 64)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let bound = listener.channel.localAddress?.port ?? port
+        let mode = encryptionKey == nil ? "plaintext" : "encrypted, Noise_NNpsk0_25519_ChaChaPoly_SHA256"
+        logger.info("esphome: listening on \(host):\(bound) (\(mode)) as \(device.name), MAC \(device.macAddress)")
+        return ESPHomeServer(
+            listener: listener, port: bound, device: device, encryptionKey: encryptionKey, controls: controls, logger: logger)
+    }
+
+    /// Closes the listener of a server that will not run; after ``run()`` it is closed already.
+    public func close() async {
+        try? await listener.channel.close()
+    }
+
+    /// Serves until graceful shutdown (or cancellation), which closes the listener and every connection.
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await self.listener.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        for try await connection in inbound {
+                            let peer = self.peers.withLock {
+                                $0 += 1
+                                return $0
+                            }
+                            group.addTask { await self.serve(connection, peer: peer) }
+                        }
+                    }
+                }
+            }
+        } catch is CancellationError {
+            logger.info("esphome: stopped")
+        }
+    }
+
+    private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: Int) async {
+        let address = channel.channel.remoteAddress?.description ?? "?"
+        logger.debug("esphome: client \(peer) connected from \(address)")
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                var connection = ESPHomeConnection(
+                    peer: peer, address: address,
+                    session: ESPHomeSession(device: device, encrypted: encryptionKey != nil, state: await controls.state()),
+                    noise: encryptionKey.map { ESPHomeNoiseTransport(psk: $0, device: device) }, controls: controls, logger: logger)
+                for try await buffer in inbound {
+                    let reply = await connection.received(Array(buffer.readableBytesView))
+                    if !reply.bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: reply.bytes)) }
+                    if reply.close { return }
+                }
+            }
+        } catch {
+            logger.debug("esphome: client \(peer): \(error)")
+        }
+        logger.debug("esphome: client \(peer) disconnected")
+    }
+}
+
+/// What the ESPHome entities control in the daemon, and where their state comes from.
+public struct ESPHomeDeviceControls: Sendable {
+    public var state: @Sendable () async -> ESPHomeDeviceState
+    public var setMicrophoneMuted: @Sendable (Bool) async -> Void
+
+    public init(
+        state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void
+    ) {
+        self.state = state
+        self.setMicrophoneMuted = setMicrophoneMuted
+    }
+}

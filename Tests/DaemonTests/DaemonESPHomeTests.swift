@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TestKit
+
+extension DaemonSuites {
+    /// glasses-audiod as an ESPHome device for Home Assistant's ESPHome integration: real
+    /// daemon process, simulated glasses, and the real `aioesphomeapi` 46.23.0 (the library
+    /// the integration uses) from scripts/esphome-peer as Home Assistant.
+    @Suite("glasses-audiod as an ESPHome device (aioesphomeapi)", .serialized)
+    struct DaemonESPHomeTests {
+        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+        private func peer(_ script: String, _ arguments: [String]) throws -> Child {
+            try Child(Self.root + "/scripts/esphome-peer", [script] + arguments)
+        }
+
+        private func esphomePort(_ daemon: DaemonProcess) throws -> Int {
+            let marker = "esphome: listening on 127.0.0.1:"
+            guard let tail = daemon.child.stderrSoFar.components(separatedBy: marker).dropFirst().first, let port = Int(tail.prefix { $0.isNumber })
+            else { throw TestFailure("no ESPHome port in: \(daemon.child.stderrSoFar)") }
+            return port
+        }
+
+        private func summary(_ child: Child) async throws -> [String: Any] {
+            let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
+            guard output.status == 0 else { throw TestFailure("peer failed (\(output.status)): \(output.stderr)") }
+            guard let line = output.stdout.split(separator: "\n").last,
+                let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else { throw TestFailure("no JSON from the peer: \(output.stdout) \(output.stderr)") }
+            return json
+        }
+
+        @Test("Home Assistant's client connects plaintext, reads the device and its entities, mutes the microphone, disconnects")
+        func homeAssistantConnects() async throws {
+            let directory = TemporaryDirectory()
+            let data = directory.path("data")
+            let daemon = try await DaemonProcess.start(dataDirectory: data, listen: false, arguments: ["--esphome-key", "none"])
+            let port = try esphomePort(daemon)
+            let result = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)"]))
+            #expect(result["error"] == nil, "\(result)")
+            #expect(result["api_version"] as? [Int] == [1, 13])
+            let info = try #require(result["device_info"] as? [String: Any], "\(result)")
+            let name = try #require(info["name"] as? String)
+            #expect(name.hasPrefix("glasses-"))
+            #expect(info["friendly_name"] as? String == "Glasses")
+            #expect(info["manufacturer"] as? String == "GlassesAudio")
+            #expect(info["uses_password"] as? Bool == false)
+            #expect(info["voice_assistant_feature_flags"] as? Int == 61)
+            #expect(info["api_encryption_supported"] as? Bool == false)
+            let mac = try #require(info["mac_address"] as? String)
+            #expect(mac.count == 17 && mac.split(separator: ":").count == 6, "\(mac)")
+            let entities = try #require(result["entities"] as? [[String: Any]])
+            #expect(entities.map { $0["type"] as? String } == ["MediaPlayerInfo", "SwitchInfo"], "\(entities)")
+            #expect(entities.map { $0["name"] as? String } == ["Speaker", "Mute microphone"])
+            let formats = try #require(entities[0]["supported_formats"] as? [[Any]])
+            #expect(formats.first?.first as? String == "flac", "\(formats)")
+            #expect(result["muted"] as? Bool == true, "\(result)")
+            let wakeWords = try #require(result["wake_words"] as? [String: Any], "\(result)")
+            #expect(wakeWords["available"] as? [[String]] == [["hey_glasses", "hey glasses"]], "\(wakeWords)")
+            #expect(wakeWords["active"] as? [String] == ["hey_glasses"])
+            #expect(wakeWords["max_active"] as? Int == 1)
+            #expect(result["announce_success"] as? Bool == false, "refused at once: announcements are not played yet")
+            #expect(result["disconnected"] as? Bool == true)
+            // The microphone's mute is the assistant's sleep, as the HTTP API shows it.
+            let status = try await daemon.request("GET", "/api/status")
+            #expect(status.json["assistant"] as? String == "asleep", "\(status.body)")
+
+            // The same device on the next start: HA recognises the glasses by name and MAC.
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("esphome: client 1 (") && stopped.stderr.contains("mutes the microphone"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("announcements over the ESPHome API are not played yet; refused"), "\(stopped.stderr)")
+            let again = try await DaemonProcess.start(dataDirectory: data, listen: false, arguments: ["--esphome-key", "none"])
+            let second = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(try esphomePort(again))"]))
+            let secondInfo = try #require(second["device_info"] as? [String: Any], "\(second)")
+            #expect(secondInfo["name"] as? String == name)
+            #expect(secondInfo["mac_address"] as? String == mac)
+            _ = try await again.stop()
+        }
+
+        @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")
+        func badInput() async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"), listen: false, arguments: ["--esphome-key", "none"])
+            let port = try esphomePort(daemon)
+            let raw = try await summary(try peer("raw_frames.py", ["127.0.0.1", "\(port)"]))
+            for name in ["garbage", "noise_hello", "oversized", "endless_varint"] {
+                let answer = try #require(raw[name] as? [String: Any], "\(raw)")
+                #expect(answer["closed"] as? Bool == true, "\(name): \(answer)")
+            }
+            // What ESPHome answers a frame that is not plaintext: 0x00 and the reason.
+            let badIndicator = "00" + Data("Bad indicator byte".utf8).map { String(format: "%02x", $0) }.joined()
+            #expect((raw["noise_hello"] as? [String: Any])?["received"] as? String == badIndicator, "\(raw)")
+            #expect((raw["unknown_type_then_ping"] as? [String: Any])?["pong"] as? Bool == true, "\(raw)")
+
+            let ha = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)"]))
+            #expect(ha["error"] == nil, "\(ha)")
+            #expect(ha["disconnected"] as? Bool == true)
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            let log = stopped.stderr
+            #expect(log.contains("not ESPHome's plaintext indicator 0x00; closing the connection"), "\(log)")
+            #expect(log.contains("the client speaks the encrypted (Noise) protocol"), "\(log)")
+            #expect(log.contains("more than the 65535 this server accepts"), "\(log)")
+            #expect(log.contains("message type 250 is not one this server knows"), "\(log)")
+        }
+    
+        @Test("encrypted by default: the key made once into DATA_DIR/esphome_key (0600); the right key connects, a wrong key hears 'Handshake MAC failure', a plaintext client is told to encrypt; the next client is served")
+        func encrypted() async throws {
+            let directory = TemporaryDirectory()
+            let data = directory.path("data")
+            let daemon = try await DaemonProcess.start(dataDirectory: data, listen: false)
+            let port = try esphomePort(daemon)
+            let keyPath = data + "/esphome_key"
+            let key = try String(contentsOfFile: keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(Data(base64Encoded: key)?.count == 32, "\(key)")
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? Int)
+            #expect(mode == 0o600)
+
+            let wrongKey = Data(repeating: 7, count: 32).base64EncodedString()
+            let wrong = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)", "--noise-psk", wrongKey]))
+            #expect((wrong["error"] as? String)?.hasPrefix("InvalidEncryptionKeyAPIError") == true, "\(wrong)")
+            let plain = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)"]))
+            #expect((plain["error"] as? String)?.hasPrefix("RequiresEncryptionAPIError") == true, "\(plain)")
+
+            let name = try #require(daemon.child.stderrSoFar.components(separatedBy: "ChaChaPoly_SHA256) as ").dropFirst().first?.prefix { $0 != "," })
+            let right = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(port)", "--noise-psk", key, "--expected-name", String(name)]))
+            #expect(right["error"] == nil, "\(right)")
+            let info = try #require(right["device_info"] as? [String: Any], "\(right)")
+            #expect(info["api_encryption_supported"] as? Bool == true)
+            #expect(info["name"] as? String == String(name))
+            #expect((right["entities"] as? [Any])?.count == 2)
+            #expect(right["muted"] as? Bool == true)
+            #expect(right["disconnected"] as? Bool == true)
+
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("the client's encryption key is not this device's; closing the connection"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("the client speaks the plaintext protocol, and this server requires encryption"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("esphome: encryption key in \(keyPath)"))
+        }
+    }
+}
