@@ -16,13 +16,16 @@ struct WyomingServerTests {
         return Utterance(audio: audio, wakeWord: "hey glasses", timeLimit: timeLimit)
     }
 
-    /// Starts the HA peer and waits until it has run the satellite.
+    /// Starts the HA peer and waits until it has run the satellite and says it is reading the
+    /// command's events (`running`: until its ping was answered it reads nothing else, and an
+    /// event sent before that is not counted).
     private func homeAssistant(_ server: WyomingTestServer, _ arguments: [String] = []) async throws -> Child {
         let child = try WyomingTestServer.peer("ha_satellite.py", ["127.0.0.1", "\(server.server.port)"] + arguments)
         _ = try await firstMatch(server.notices, guardSeconds: 120) { notice -> Bool? in
             if case .satelliteRunning = notice { return true }
             return nil
         }
+        try #require(try await offCooperativePool { child.waitForOutput("running") }, "the peer never said running: \(child.stderrSoFar)")
         return child
     }
 

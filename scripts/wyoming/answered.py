@@ -3,8 +3,9 @@ sent before it (it answers in order)."""
 from wyoming.ping import Ping, Pong
 
 
-async def all_taken(client, question: str) -> bool:
-    """Sends a ping and waits for its pong; False when the connection closed first."""
+async def all_taken(client, question: str, early: list | None = None) -> bool:
+    """Sends a ping and waits for its pong; False when the connection closed first. Other
+    events that come before the pong go to `early` (in order), when given."""
     await client.write_event(Ping(text=question).event())
     while True:
         event = await client.read_event()
@@ -12,3 +13,5 @@ async def all_taken(client, question: str) -> bool:
             return False
         if Pong.is_type(event.type):
             return True
+        if early is not None:
+            early.append(event)

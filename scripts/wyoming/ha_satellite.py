@@ -66,7 +66,9 @@ async def main() -> int:
     summary["wake"] = [m.name for p in info.wake for m in p.models]
 
     await client.write_event(RunSatellite().event())
-    if not await all_taken(client, "ready?"):
+    # The satellite may already send a command before the pong: kept, and read first.
+    early = []
+    if not await all_taken(client, "ready?", early):
         print("connection closed before pong", file=sys.stderr)
         return 1
     print("running", flush=True)
@@ -84,7 +86,7 @@ async def main() -> int:
     try:
         async with asyncio.timeout(args.timeout):
             while True:
-                event = await client.read_event()
+                event = early.pop(0) if early else await client.read_event()
                 if event is None:
                     summary["closed"] = True
                     break
