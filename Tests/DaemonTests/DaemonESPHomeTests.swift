@@ -8,27 +8,9 @@ extension DaemonSuites {
     /// the integration uses) from scripts/esphome-peer as Home Assistant.
     @Suite("glasses-audiod as an ESPHome device (aioesphomeapi)", .serialized)
     struct DaemonESPHomeTests {
-        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
-        private func peer(_ script: String, _ arguments: [String]) throws -> Child {
-            try Child(Self.root + "/scripts/esphome-peer", [script] + arguments)
-        }
-
-        private func esphomePort(_ daemon: DaemonProcess) throws -> Int {
-            let marker = "esphome: listening on 127.0.0.1:"
-            guard let tail = daemon.child.stderrSoFar.components(separatedBy: marker).dropFirst().first, let port = Int(tail.prefix { $0.isNumber })
-            else { throw TestFailure("no ESPHome port in: \(daemon.child.stderrSoFar)") }
-            return port
-        }
-
-        private func summary(_ child: Child) async throws -> [String: Any] {
-            let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
-            guard output.status == 0 else { throw TestFailure("peer failed (\(output.status)): \(output.stderr)") }
-            guard let line = output.stdout.split(separator: "\n").last,
-                let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            else { throw TestFailure("no JSON from the peer: \(output.stdout) \(output.stderr)") }
-            return json
-        }
+        private func peer(_ script: String, _ arguments: [String]) throws -> Child { try PythonPeers.start("esphome-peer", script, arguments) }
+        private func esphomePort(_ daemon: DaemonProcess) throws -> Int { try PythonPeers.port(of: "esphome", in: daemon) }
+        private func summary(_ child: Child) async throws -> [String: Any] { try await PythonPeers.summary(child) }
 
         @Test("Home Assistant's client connects plaintext, reads the device and its entities, mutes the microphone, disconnects")
         func homeAssistantConnects() async throws {

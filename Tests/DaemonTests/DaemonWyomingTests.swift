@@ -11,25 +11,9 @@ extension DaemonSuites {
     struct DaemonWyomingTests {
         static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-        private func peer(_ script: String, _ arguments: [String]) throws -> Child {
-            try Child(Self.root + "/scripts/wyoming-peer", [script] + arguments)
-        }
-
-        private func wyomingPort(_ daemon: DaemonProcess) throws -> Int {
-            let marker = "wyoming: listening on 127.0.0.1:"
-            guard let tail = daemon.child.stderrSoFar.components(separatedBy: marker).dropFirst().first, let port = Int(tail.prefix { $0.isNumber })
-            else { throw TestFailure("no Wyoming port in: \(daemon.child.stderrSoFar)") }
-            return port
-        }
-
-        private func summary(_ child: Child) async throws -> [String: Any] {
-            let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
-            guard output.status == 0 else { throw TestFailure("peer failed (\(output.status)): \(output.stderr)") }
-            guard let line = output.stdout.split(separator: "\n").last,
-                let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            else { throw TestFailure("no JSON from the peer: \(output.stdout) \(output.stderr)") }
-            return json
-        }
+        private func peer(_ script: String, _ arguments: [String]) throws -> Child { try PythonPeers.start("wyoming-peer", script, arguments) }
+        private func wyomingPort(_ daemon: DaemonProcess) throws -> Int { try PythonPeers.port(of: "wyoming", in: daemon) }
+        private func summary(_ child: Child) async throws -> [String: Any] { try await PythonPeers.summary(child) }
 
         @Test(
             "Home Assistant flow: the wake phrase on the simulated mic, run-pipeline and 16 kHz audio to HA, its TTS played on the glasses, played sent (with --assistant-backend home-assistant, and with no flag: auto takes HA once it runs the satellite)",
