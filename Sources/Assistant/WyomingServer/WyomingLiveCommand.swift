@@ -34,10 +34,7 @@ final class WyomingLiveCommand: LiveCommand {
                 do { try await send(event) } catch { return }
             }
         }
-        let name = WakeWordEngine.name(forPhrase: start.wakeWord)
-        events.yield(.detection(name: name, timestamp: 0))
-        events.yield(.runPipeline(WyomingPipelineRun(start: .asr, end: .tts, wakeWordName: name)))
-        events.yield(.audioStart(Self.format, timestamp: 0))
+        for event in Self.opening(wakeWord: start.wakeWord, format: Self.format) { events.yield(event) }
         if start.speechUnderWay { events.yield(.voiceStarted(timestamp: 0)) }
     }
 
@@ -72,6 +69,17 @@ final class WyomingLiveCommand: LiveCommand {
         let wasOpen = feed.withLock { !$0.ended }
         await end()
         if wasOpen { await onClose() }
+    }
+
+    /// How a local-wake satellite opens a command (wyoming-satellite's order): the detection,
+    /// `run-pipeline` from ASR to TTS, and the audio's start; streamed or sent whole alike.
+    static func opening(wakeWord: String, format: WyomingAudioFormat) -> [WyomingEvent] {
+        let name = WakeWordEngine.name(forPhrase: wakeWord)
+        return [
+            .detection(name: name, timestamp: 0),
+            .runPipeline(WyomingPipelineRun(start: .asr, end: .tts, wakeWordName: name)),
+            .audioStart(format, timestamp: 0),
+        ]
     }
 
     private static func milliseconds(_ samples: Int) -> Int { samples * 1000 / format.rate }

@@ -169,16 +169,10 @@ public actor WyomingSatelliteLink {
     /// What a local-wake satellite sends for one command (wyoming-satellite's order: the
     /// detection, then `run-pipeline` from ASR to TTS, then the audio with the voice events).
     static func events(for utterance: Utterance, chunkFrames: Int = 1024) -> [WyomingEvent] {
-        let name = WakeWordEngine.name(forPhrase: utterance.wakeWord)
         let audio = utterance.audio.format.channels == 1 ? utterance.audio : ChannelMixer.mixdownToMono(utterance.audio)
         let rate = audio.format.sampleRate
         let format = WyomingAudioFormat(rate: rate)
-        var events: [WyomingEvent] = [
-            .detection(name: name, timestamp: 0),
-            .runPipeline(WyomingPipelineRun(start: .asr, end: .tts, wakeWordName: name)),
-            .audioStart(format, timestamp: 0),
-            .voiceStarted(timestamp: 0),
-        ]
+        var events = WyomingLiveCommand.opening(wakeWord: utterance.wakeWord, format: format) + [.voiceStarted(timestamp: 0)]
         var start = 0
         while start < audio.samples.count {
             let end = min(audio.samples.count, start + chunkFrames)
