@@ -361,6 +361,70 @@ struct AssistantTests {
         #expect(timers.all(at: .seconds(100)).map(\.left) == [.seconds(20)])
     }
 
+    @Test("a finished timer with nothing held opens the route and rings every interval until the wake word stops it; then the route goes")
+    func timerRingsUntilTheWakeWord() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst, timerRingInterval: .seconds(2), timerRingLimit: .seconds(60)))
+        #expect(machine.handle(.timerFinished(name: "pasta"), at: .seconds(10)) == [.openRoute])
+        let ready = machine.handle(.routeReady(route), at: .seconds(11))
+        #expect(types(ready) == ["routeReady", "listening", "timerRinging", "playEarcon", "scheduleTick"])
+        #expect(ready.contains(.playEarcon(.timer)) && ready.contains(.scheduleTick(at: .seconds(13))))
+        #expect(ready.contains(.emit(AssistantEvent(.timerRinging, time: .seconds(11), text: "pasta"))))
+        // No listen timeout while it rings (mediaFirst's 10 s would have let the route go at 21 s).
+        #expect(machine.handle(.tick, at: .seconds(13)) == [.playEarcon(.timer), .scheduleTick(at: .seconds(15))])
+        #expect(machine.handle(.tick, at: .milliseconds(14_000)) == [.scheduleTick(at: .seconds(15))])  // early: waits
+        for second in stride(from: 15, through: 23, by: 2) {
+            #expect(machine.handle(.tick, at: .seconds(Int64(second))).contains(.playEarcon(.timer)))
+        }
+        let stopped = machine.handle(.voice(.wake(wake)), at: .seconds(24))
+        #expect(types(stopped) == ["timerSilenced", "dismissTimers", "releaseRoute", "routeReleased"])
+        #expect(stopped.first == .emit(AssistantEvent(.timerSilenced, time: .seconds(24), text: "the wake word")))
+        #expect(machine.phase == .idle)
+        #expect(machine.handle(.tick, at: .seconds(25)).isEmpty)  // silent from then on
+    }
+
+    @Test("a ringing timer stops at its limit, or at a touch; voiceFirst listens on after it")
+    func timerRingLimitAndTouch() {
+        var limited = Assistant(configuration: .init(policy: .mediaFirst, timerRingInterval: .seconds(2), timerRingLimit: .seconds(5)))
+        _ = limited.handle(.timerFinished(name: nil), at: .zero)
+        _ = limited.handle(.routeReady(route), at: .zero)
+        #expect(limited.handle(.tick, at: .seconds(2)) == [.playEarcon(.timer), .scheduleTick(at: .seconds(4))])
+        #expect(limited.handle(.tick, at: .seconds(4)) == [.playEarcon(.timer), .scheduleTick(at: .seconds(5))])
+        #expect(types(limited.handle(.tick, at: .seconds(5))) == ["timerSilenced", "dismissTimers", "releaseRoute", "routeReleased"])
+
+        var voiceFirst = Assistant(configuration: .init(policy: .voiceFirst))
+        _ = voiceFirst.handle(.trigger(skipWake: false), at: .zero)
+        _ = voiceFirst.handle(.routeReady(route), at: .zero)
+        #expect(types(voiceFirst.handle(.timerFinished(name: "tea"), at: .seconds(3))) == ["timerRinging", "playEarcon", "scheduleTick"])
+        let touched = voiceFirst.handle(.trigger(skipWake: true), at: .seconds(4))
+        #expect(touched == [.emit(AssistantEvent(.timerSilenced, time: .seconds(4), text: "a touch")), .dismissTimers])
+        #expect(voiceFirst.phase == .listening)
+        // The next touch is a push-to-talk again.
+        #expect(types(voiceFirst.handle(.trigger(skipWake: true), at: .seconds(5))).contains("startCommand"))
+    }
+
+    @Test("a timer that finishes during a round trip rings after the reply, on the route still held; asleep, it does not ring")
+    func timerWaitsForTheRoundTrip() {
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.wake(wake)), at: .seconds(1))
+        #expect(machine.handle(.timerFinished(name: "toast"), at: .seconds(2)).isEmpty)  // capturing: not cut short
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
+        _ = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(4))
+        let after = machine.handle(.replyFinished(interrupted: false), at: .seconds(6))
+        #expect(types(after) == ["confirmPlayed", "replyFinished", "listening", "timerRinging", "playEarcon", "scheduleTick"])
+        #expect(!after.contains(.releaseRoute))
+        // A lost route silences it.
+        #expect(types(machine.handle(.routeFailed(.deviceNotConnected("C0:FF:EE:00:00:02")), at: .seconds(7))) == ["timerSilenced", "dismissTimers", "error"])
+
+        var asleep = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = asleep.handle(.sleep, at: .zero)
+        #expect(asleep.handle(.timerFinished(name: nil), at: .seconds(1)) == [
+            .emit(AssistantEvent(.timerSilenced, time: .seconds(1), text: "asleep")), .dismissTimers,
+        ])
+        #expect(asleep.phase == .asleep)
+    }
+
     @Test("events carry Durations and encode seconds, as the JSON always had")
     func eventJSON() throws {
         let event = AssistantEvent(.commandCaptured, time: .milliseconds(1500), duration: .milliseconds(1250))

@@ -86,6 +86,38 @@ extension DaemonSuites {
             #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
         }
 
+        @Test("a timer Home Assistant says finished rings on the glasses (the route opens for it) until the wake word stops it; then it is gone and the route goes")
+        func finishedTimerRings() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            // The mic hears 3 s of quiet, then "hey glasses, what time is it": the wake word
+            // comes while the timer rings (the simulated mic runs only while the route is open).
+            let phrase = try AudioFileReader.read(Self.root + "/samples/hey-glasses-what-time.wav")
+            let quiet = [Float](repeating: 0, count: Int(phrase.format.sampleRate) * 3)
+            let mic = directory.path("mic.wav")
+            try WAVFile.write(AudioBuffer(format: phrase.format, samples: quiet + phrase.samples), to: mic)
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: true,
+                arguments: ["--policy", "mediaFirst", "--mic", mic, "--mic-mode", "once", "--speaker-out", speaker])
+            let ha = try peer("ha_timers.py", ["127.0.0.1", "\(try wyomingPort(daemon))"])
+            _ = try await summary(ha)
+            let rang = try await offCooperativePool { daemon.child.waitForError("timerRinging: toast") }
+            let silenced = try await offCooperativePool { daemon.child.waitForError("timerSilenced: the wake word") }
+            let released = try await offCooperativePool { daemon.child.waitForError("routeReleased") }
+            let status = try await daemon.request("GET", "/api/status")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(rang && silenced && released, "\(stopped.stderr)")
+            // The wake word stopped the ringing; it did not open a command.
+            #expect(!stopped.stderr.contains("commandCaptured"), "\(stopped.stderr)")
+            let timers = try #require(status.json["timers"] as? [[String: Any]], "\(status.body)")
+            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea"], "\(status.body)")  // the finished one is dismissed
+            // The ring (samples/earcon-timer.wav, peak 0.5) was heard at the glasses' speaker.
+            let played = try AudioFileReader.read(speaker)
+            #expect((played.samples.map(abs).max() ?? 0) > 0.3, "speaker had \(played.duration) s")
+        }
+
         @Test("WebSocket backend: behind the API key; a push-to-talk command reaches it with metadata, its audio answer plays")
         func webSocketBackend() async throws {
             let directory = TemporaryDirectory()

@@ -80,10 +80,11 @@ public struct DaemonContext: Sendable {
         let assistantSockets = AssistantSocketHub(
             logger: loggers.assistantSocket)
         let assistant: AssistantService
+        let timers = VoiceTimerBoard(clock: session.clock)
         do {
             assistant = try DaemonAssistant.make(
                 routes: routes, state: assistantState, configuration: configuration,
-                store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines,
+                store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines, timers: timers,
                 logger: loggers.assistant)
         } catch {
             await wyoming.close()
@@ -110,7 +111,7 @@ public struct DaemonContext: Sendable {
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
-            esphome: esphome, assistantSockets: assistantSockets, timers: VoiceTimerBoard(clock: session.clock), dataFolder: dataFolder,
+            esphome: esphome, assistantSockets: assistantSockets, timers: timers, dataFolder: dataFolder,
             wakeEngines: wakeEngines)
     }
 

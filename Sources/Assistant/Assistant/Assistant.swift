@@ -39,6 +39,10 @@ public struct Assistant: Sendable {
         /// stopped coming). The default is the default endpointer's no-speech timeout plus its
         /// command limit (8 + 15 s) and a second for frames in flight.
         public var captureLimit: Duration
+        /// A finished voice timer rings (``Earcon/timer``) this often…
+        public var timerRingInterval: Duration
+        /// …for at most this long, unless the wake word or a touch stops it first.
+        public var timerRingLimit: Duration
 
         /// ``captureLimit``'s default, from the default endpointer's timings.
         public static var defaultCaptureLimit: Duration { captureLimit(for: EndpointerConfiguration()) }
@@ -53,9 +57,12 @@ public struct Assistant: Sendable {
         public init(
             policy: SwitchingPolicy = .mediaFirst, once: Bool = false, replyTimeout: Duration = .seconds(15),
             selfWakeWindow: Duration = .seconds(2), earcons: Bool = false, listenTimeout: Duration = .seconds(10),
-            captureLimit: Duration = Configuration.defaultCaptureLimit
+            captureLimit: Duration = Configuration.defaultCaptureLimit, timerRingInterval: Duration = .seconds(2),
+            timerRingLimit: Duration = .seconds(60)
         ) {
             self.captureLimit = captureLimit
+            self.timerRingInterval = timerRingInterval
+            self.timerRingLimit = timerRingLimit
             self.earcons = earcons
             self.listenTimeout = listenTimeout
             self.policy = policy
@@ -66,9 +73,9 @@ public struct Assistant: Sendable {
     }
 
     public let configuration: Configuration
-    public private(set) var phase: AssistantPhase = .idle
+    public internal(set) var phase: AssistantPhase = .idle
     public private(set) var now: Duration = .zero
-    private var skipWake = false
+    var skipWake = false
     /// When the backend's time to answer runs out (while thinking).
     public private(set) var replyDeadline: Duration?
     /// The backend's reply being played (nil for an apology): confirmed when it plays to the end.
@@ -77,11 +84,13 @@ public struct Assistant: Sendable {
     /// own audio plays (what it says is not known).
     private var spokenWords: String?
     /// mediaFirst: when listening for the wake word gives up.
-    private var listenDeadline: Duration?
+    var listenDeadline: Duration?
     /// When the speaker last played the wake phrase.
     private var playedWakeAt: Duration?
     /// When an open command capture is given up (``Configuration/captureLimit``).
     private var captureDeadline: Duration?
+    /// A finished voice timer: waiting to ring, or ringing (see `Assistant+TimerRinging.swift`).
+    var ring: TimerRing?
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -104,11 +113,12 @@ public struct Assistant: Sendable {
         case .sleep: sleep(&out)
         case .wake: wake(&out)
         case .tick: expire(&out)
+        case .timerFinished(let name): timerFinished(name, &out)
         }
         return out
     }
 
-    private func emit(_ kind: AssistantEvent.Kind, text: String? = nil, duration: Duration? = nil, score: Double? = nil)
+    func emit(_ kind: AssistantEvent.Kind, text: String? = nil, duration: Duration? = nil, score: Double? = nil)
         -> AssistantAction
     {
         .emit(AssistantEvent(kind, time: now, text: text, duration: duration, score: score))
@@ -127,6 +137,10 @@ public struct Assistant: Sendable {
             phase = .opening
             out.append(.openRoute)
         case .listening:
+            if ring?.isRinging == true {
+                stopRinging(by: "a touch", &out)
+                return
+            }
             if skip {
                 out += [.startCommand, emit(.commandStarted)] + earcon(.listening)
                 startCapture(&out)
@@ -153,7 +167,9 @@ public struct Assistant: Sendable {
         } else {
             phase = .listening
             out.append(emit(.listening))
-            if configuration.policy == .mediaFirst {
+            if ring != nil {
+                startRinging(&out)
+            } else if configuration.policy == .mediaFirst {
                 listenDeadline = now + configuration.listenTimeout
                 out.append(.scheduleTick(at: now + configuration.listenTimeout))
             }
@@ -166,6 +182,7 @@ public struct Assistant: Sendable {
         if phase == .speaking { out.append(cancelSpeech()) }
         if phase == .thinking { out.append(.cancelHandOver) }
         replyDeadline = nil
+        if ring != nil { silenceRing("the route was lost", &out) }
         phase = .idle
         out.append(emit(.error, text: "\(error)"))
         if configuration.once { out.append(.finished) }
@@ -183,6 +200,8 @@ public struct Assistant: Sendable {
                 return
             }
             switch phase {
+            case .listening where ring?.isRinging == true:
+                stopRinging(by: "the wake word", &out)
             case .listening:
                 out += [emit(.wake, text: detection.keyword, score: detection.score)] + earcon(.listening)
                 startCapture(&out)
@@ -283,10 +302,12 @@ public struct Assistant: Sendable {
         afterRoundTrip(&out)
     }
 
-    private mutating func afterRoundTrip(_ out: inout [AssistantAction]) {
-        if configuration.policy == .voiceFirst && !configuration.once {
+    mutating func afterRoundTrip(_ out: inout [AssistantAction]) {
+        if (configuration.policy == .voiceFirst || ring != nil) && !configuration.once {
+            // A timer that finished meanwhile rings now, on the route still held.
             phase = .listening
             out.append(emit(.listening))
+            if ring != nil { startRinging(&out) }
             return
         }
         phase = .idle
@@ -295,6 +316,10 @@ public struct Assistant: Sendable {
     }
 
     private mutating func expire(_ out: inout [AssistantAction]) {
+        if phase == .listening, ring?.isRinging == true {
+            ringAgain(&out)
+            return
+        }
         if phase == .listening, let deadline = listenDeadline, now >= deadline {
             listenDeadline = nil
             out.append(emit(.noCommand, text: "no wake word"))
@@ -322,6 +347,7 @@ public struct Assistant: Sendable {
         case .idle, .asleep: break
         }
         replyDeadline = nil
+        if ring != nil { silenceRing("asleep", &out) }
         phase = .asleep
         out.append(emit(.asleep))
     }

@@ -30,8 +30,11 @@ public enum AssistantAction: Sendable, Equatable {
     case cancelSpeech
     /// Tell the backend its reply was played to the end (Home Assistant waits for `played`).
     case confirmPlayed(AssistantReply)
-    /// Play this short sound on the route's speaker (only with earcons on).
+    /// Play this short sound on the route's speaker (`listening` and `done` only with earcons
+    /// on; a finished timer's always).
     case playEarcon(Earcon)
+    /// The finished voice timers stopped ringing: they are gone from the timers shown.
+    case dismissTimers
     /// Report this.
     case emit(AssistantEvent)
     /// Send a tick at this time.
@@ -46,4 +49,6 @@ public enum Earcon: String, Sendable, Equatable, CaseIterable {
     case listening
     /// The command was taken (capture ended).
     case done
+    /// A voice timer finished (repeated while it rings).
+    case timer
 }

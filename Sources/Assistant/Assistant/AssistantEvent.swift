@@ -4,6 +4,8 @@ public struct AssistantEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case listening, routeReady, wake, speechStarted, speechStopped, commandStarted, commandCaptured, noCommand
         case transcript, replyStarted, replyFinished, bargeIn, selfWakeIgnored, routeReleased, routeChanged, error, asleep, awake
+        /// A finished voice timer rings (text: its name); it stopped (text: by what).
+        case timerRinging, timerSilenced
     }
 
     public var type: Kind

@@ -25,6 +25,8 @@ public enum AssistantInput: Sendable, Equatable {
     case routeChanged(RouteChange)
     case sleep
     case wake
+    /// A voice timer finished (the assistant backend's timer event): the glasses ring.
+    case timerFinished(name: String?)
     /// Time passed (the time is the one ``Assistant/handle(_:at:)`` is given).
     case tick
 

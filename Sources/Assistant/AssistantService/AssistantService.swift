@@ -41,14 +41,19 @@ public actor AssistantService: Service {
         }
         /// How long to wait for the route.
         public var routeWait: Duration
-        /// The earcons' sounds (played when `assistant.earcons` is on).
+        /// The earcons' sounds (`listening` and `done` played when `assistant.earcons` is on;
+        /// `timer` whenever a timer rings). A sound missing here is not played.
         public var earconSounds: [Earcon: AudioBuffer]
+        /// The voice timers the backend keeps: a timer that finishes there rings here, and is
+        /// dismissed when the ringing stops. None: nothing rings.
+        public var timers: VoiceTimerBoard?
 
         public init(
             assistant: Assistant.Configuration = .init(), speech: SpeechSettings = .init(), echoCancellation: Bool = true,
             routeWait: Duration = .seconds(10), earconSounds: [Earcon: AudioBuffer] = [:],
-            echoCanceller: EchoCancellerEngine = .webrtc
+            echoCanceller: EchoCancellerEngine = .webrtc, timers: VoiceTimerBoard? = nil
         ) {
+            self.timers = timers
             self.echoCanceller = echoCanceller
             self.earconSounds = earconSounds
             self.assistant = assistant
@@ -201,6 +206,11 @@ public actor AssistantService: Service {
                         if case .routeChanged(let change) = output { commands.yield(.input(.routeChanged(change))) }
                     }
                 }
+                if let timers = configuration.timers {
+                    group.addTask { [commands] in
+                        for await name in timers.finishes { commands.yield(.input(.timerFinished(name: name))) }
+                    }
+                }
                 await loop()
                 group.cancelAll()
             }
@@ -272,6 +282,7 @@ public actor AssistantService: Service {
             speaking = nil
         case .confirmPlayed(let reply): await backend.replyPlayed(reply)
         case .playEarcon(let sound): await play(sound)
+        case .dismissTimers: configuration.timers?.dismissFinished()
         case .emit(var event):
             if event.type == .replyFinished {
                 event.echoReduction = echo?.takeReduction()

@@ -19,11 +19,12 @@ import WyomingServer
 /// service). The wake word's own echo canceller follows the engine of each route's pipeline
 /// (``VoiceStage/wakeEchoCanceller(under:)``): a head prepared, or a phrase changed, while the
 /// daemon runs takes effect from the next route. The wake word is prepared beside it, not here
-/// (``WakePreparationService``: a new phrase trains for minutes).
+/// (``WakePreparationService``: a new phrase trains for minutes). A voice timer that finishes
+/// on the timer board rings on the glasses.
 enum DaemonAssistant {
     static func make(
         routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
-        sockets: AssistantSocketHub, engines: WakeEngines, logger: Logger
+        sockets: AssistantSocketHub, engines: WakeEngines, timers: VoiceTimerBoard, logger: Logger
     ) throws -> AssistantService {
         let backend: any AssistantBackend
         switch configuration.assistantBackend {
@@ -49,7 +50,8 @@ enum DaemonAssistant {
                         capturedAt: utterance.capturedAt, wakeWord: utterance.wakeWord, audioFile: kept.map { folder + "/" + $0.audio },
                         duration: utterance.audio.duration, heard: reply.heard, reply: reply.answer, repliedAt: Date()))
             },
-            configuration: .init(assistant: .init(policy: configuration.policy)),
+            configuration: .init(
+                assistant: .init(policy: configuration.policy), earconSounds: try EarconSounds.load([.timer]), timers: timers),
             voiceStage: VoiceStage(wake: .live(engines, current: { state.wakeWord })), voice: { state.speech })
         return assembly.make(routes: routes, logger: logger)
     }

@@ -1,3 +1,4 @@
+import AssistantService
 import ServiceLifecycle
 import Wyoming
 import WyomingServer

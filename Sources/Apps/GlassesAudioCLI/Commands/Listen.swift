@@ -269,20 +269,13 @@ extension Listen {
         return reader
     }
 
-    /// The earcons' sounds, from the `samples` folder (none without `--earcons`).
+    /// The earcons' sounds (the listening and done ones with `--earcons`).
     func earconSounds() throws -> [Earcon: AudioBuffer] {
-        guard earcons else { return [:] }
-        let folder = ResourceLocator.find("samples") ?? "samples"
-        var sounds: [Earcon: AudioBuffer] = [:]
-        for earcon in Earcon.allCases {
-            let path = "\(folder)/earcon-\(earcon.rawValue).wav"
-            do {
-                sounds[earcon] = try AudioFileReader.read(path)
-            } catch {
-                throw CLIError("--earcons: cannot read \(path): \(error)")
-            }
+        do {
+            return try EarconSounds.load(earcons ? [.listening, .done] : [])
+        } catch {
+            throw CLIError("--earcons: \(error)")
         }
-        return sounds
     }
 }
 
