@@ -425,6 +425,61 @@ struct AssistantTests {
         #expect(asleep.phase == .asleep)
     }
 
+    @Test("a one-way announcement with nothing held plays on a speaker route of its own (no voice route opened); who asked hears it played")
+    func oneWayAnnouncement() {
+        let message = Announcement(id: 7, audio: AudioBuffer(format: PCMFormat(sampleRate: 22050, channels: 1), samples: [0.1, 0.2]), startConversation: false)
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        let started = machine.handle(.announce(message), at: .seconds(1))
+        #expect(types(started) == ["announcementStarted", "playAnnouncement"])
+        #expect(!started.contains(.openRoute) && started.last == .playAnnouncement(message))
+        #expect(machine.phase == .idle)
+        #expect(machine.handle(.announcementPlayed(id: 8, interrupted: false), at: .seconds(2)).isEmpty)  // not ours
+        #expect(machine.handle(.announcementPlayed(id: 7, interrupted: false), at: .seconds(3)) == [
+            .emit(AssistantEvent(.announcementFinished, time: .seconds(3), text: "played")), .announced(id: 7, played: true),
+        ])
+    }
+
+    @Test("an announcement that expects an answer opens the voice route, plays on it, then captures a command without the wake word")
+    func conversationAnnouncement() {
+        let question = Announcement(id: 1, audio: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [0.1]), startConversation: true)
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        #expect(machine.handle(.announce(question), at: .zero) == [.openRoute])
+        let ready = machine.handle(.routeReady(route), at: .seconds(1))
+        #expect(types(ready) == ["routeReady", "listening", "announcementStarted", "playAudio"])
+        #expect(machine.phase == .speaking)
+        let after = machine.handle(.replyFinished(interrupted: false), at: .seconds(3))
+        #expect(types(after) == ["announcementFinished", "announced", "startCommand", "commandStarted", "scheduleTick", "openLiveCommand"])
+        #expect(after.contains(.announced(id: 1, played: true)) && machine.phase == .capturing)
+    }
+
+    @Test("an announcement during a round trip waits for it; the wake word over one cuts it short and says so; asleep, it is refused")
+    func announcementTurns() {
+        let message = Announcement(id: 2, audio: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [0.1]), startConversation: false)
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        _ = machine.handle(.routeReady(route), at: .zero)
+        _ = machine.handle(.voice(.wake(wake)), at: .seconds(1))
+        _ = machine.handle(.voice(.command(wake: wake, segment: segment)), at: .seconds(3))
+        #expect(machine.handle(.announce(message), at: .seconds(4)).isEmpty)  // the user's answer first
+        _ = machine.handle(.reply(heard: "what time is it", answer: "It is noon."), at: .seconds(5))
+        let after = machine.handle(.replyFinished(interrupted: false), at: .seconds(6))
+        #expect(types(after) == ["confirmPlayed", "replyFinished", "releaseRoute", "routeReleased", "announcementStarted", "playAnnouncement"])
+
+        var voiceFirst = Assistant(configuration: .init(policy: .voiceFirst))
+        _ = voiceFirst.handle(.trigger(skipWake: false), at: .zero)
+        _ = voiceFirst.handle(.routeReady(route), at: .zero)
+        #expect(types(voiceFirst.handle(.announce(message), at: .seconds(1))) == ["announcementStarted", "playAudio"])  // on the held route
+        let cut = voiceFirst.handle(.voice(.wake(wake)), at: .seconds(2))
+        #expect(Array(types(cut).prefix(4)) == ["cancelSpeech", "announcementFinished", "announced", "bargeIn"])
+        #expect(cut.contains(.announced(id: 2, played: false)))
+
+        var asleep = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = asleep.handle(.sleep, at: .zero)
+        #expect(asleep.handle(.announce(message), at: .seconds(1)) == [
+            .emit(AssistantEvent(.announcementFinished, time: .seconds(1), text: "refused: asleep")), .announced(id: 2, played: false),
+        ])
+    }
+
     @Test("events carry Durations and encode seconds, as the JSON always had")
     func eventJSON() throws {
         let event = AssistantEvent(.commandCaptured, time: .milliseconds(1500), duration: .milliseconds(1250))

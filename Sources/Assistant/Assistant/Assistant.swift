@@ -91,6 +91,12 @@ public struct Assistant: Sendable {
     private var captureDeadline: Duration?
     /// A finished voice timer: waiting to ring, or ringing (see `Assistant+TimerRinging.swift`).
     var ring: TimerRing?
+    /// Announcements waiting for the round trip under way (or the ringing) to end.
+    var announcements: [Announcement] = []
+    /// The announcement played on a speaker route of its own (one-way, the media route).
+    var announcingOneWay: Announcement?
+    /// The announcement played on the held voice route, as a reply is.
+    var spokenAnnouncement: Announcement?
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -114,6 +120,8 @@ public struct Assistant: Sendable {
         case .wake: wake(&out)
         case .tick: expire(&out)
         case .timerFinished(let name): timerFinished(name, &out)
+        case .announce(let announcement): announce(announcement, &out)
+        case .announcementPlayed(let id, let interrupted): announcementPlayed(id, interrupted: interrupted, &out)
         }
         return out
     }
@@ -146,12 +154,14 @@ public struct Assistant: Sendable {
                 startCapture(&out)
             }
         case .speaking:
-            out += [cancelSpeech(), emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
+            out += cancelSpeech() + [emit(.bargeIn, text: "trigger"), .startCommand] + earcon(.listening)
             startCapture(&out)
         }
     }
 
     /// A command capture opens: the voice stage ends it, or the capture limit does.
+    mutating func startCommandCapture(_ out: inout [AssistantAction]) { startCapture(&out) }
+
     private mutating func startCapture(_ out: inout [AssistantAction]) {
         phase = .capturing
         captureDeadline = now + configuration.captureLimit
@@ -169,6 +179,8 @@ public struct Assistant: Sendable {
             out.append(emit(.listening))
             if ring != nil {
                 startRinging(&out)
+            } else if !announcements.isEmpty {
+                nextAnnouncement(&out)
             } else if configuration.policy == .mediaFirst {
                 listenDeadline = now + configuration.listenTimeout
                 out.append(.scheduleTick(at: now + configuration.listenTimeout))
@@ -179,10 +191,11 @@ public struct Assistant: Sendable {
     private mutating func routeFailed(_ error: StreamSessionError, _ out: inout [AssistantAction]) {
         guard phase != .asleep, phase != .idle else { return }
         if phase == .capturing { out.append(.closeLiveCommand) }
-        if phase == .speaking { out.append(cancelSpeech()) }
+        if phase == .speaking { out += cancelSpeech() }
         if phase == .thinking { out.append(.cancelHandOver) }
         replyDeadline = nil
         if ring != nil { silenceRing("the route was lost", &out) }
+        refuseWaitingAnnouncements("the route was lost", &out)
         phase = .idle
         out.append(emit(.error, text: "\(error)"))
         if configuration.once { out.append(.finished) }
@@ -206,7 +219,7 @@ public struct Assistant: Sendable {
                 out += [emit(.wake, text: detection.keyword, score: detection.score)] + earcon(.listening)
                 startCapture(&out)
             case .speaking:
-                out += [cancelSpeech(), emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
+                out += cancelSpeech() + [emit(.bargeIn, text: detection.keyword, score: detection.score)] + earcon(.listening)
                 startCapture(&out)
             default:
                 break
@@ -273,11 +286,12 @@ public struct Assistant: Sendable {
         out += [emit(.replyStarted, text: text), .speak(text)]
     }
 
-    /// The reply stops where it is (a barge-in, a lost route, sleep): not played to the end.
-    private mutating func cancelSpeech() -> AssistantAction {
+    /// The reply stops where it is (a barge-in, a lost route, sleep): not played to the end; an
+    /// announcement being played is told so.
+    private mutating func cancelSpeech() -> [AssistantAction] {
         playing = nil
         spokenWords = nil
-        return .cancelSpeech
+        return [.cancelSpeech] + endSpokenAnnouncement(played: false)
     }
 
     /// The speaker played `keyword`: its echo at the mic is not the user's, unless the text being
@@ -295,6 +309,10 @@ public struct Assistant: Sendable {
 
     private mutating func replyFinished(_ interrupted: Bool, _ out: inout [AssistantAction]) {
         guard phase == .speaking else { return }  // a barge-in already moved on
+        if let announcement = spokenAnnouncement {
+            announcementSpoken(announcement, interrupted: interrupted, &out)
+            return
+        }
         if !interrupted, let playing { out.append(.confirmPlayed(playing)) }
         playing = nil
         spokenWords = nil
@@ -303,16 +321,26 @@ public struct Assistant: Sendable {
     }
 
     mutating func afterRoundTrip(_ out: inout [AssistantAction]) {
-        if (configuration.policy == .voiceFirst || ring != nil) && !configuration.once {
-            // A timer that finished meanwhile rings now, on the route still held.
+        let announcementWaits = announcements.first?.startConversation == true
+        if (configuration.policy == .voiceFirst || ring != nil || announcementWaits) && !configuration.once {
+            // A timer that finished meanwhile rings now, on the route still held; an
+            // announcement that wants an answer is played on it.
             phase = .listening
             out.append(emit(.listening))
-            if ring != nil { startRinging(&out) }
+            if ring != nil {
+                startRinging(&out)
+            } else {
+                nextAnnouncement(&out)
+            }
             return
         }
         phase = .idle
         out += [.releaseRoute, emit(.routeReleased)]
-        if configuration.once { out.append(.finished) }
+        if configuration.once {
+            out.append(.finished)
+        } else {
+            nextAnnouncement(&out)
+        }
     }
 
     private mutating func expire(_ out: inout [AssistantAction]) {
@@ -341,13 +369,14 @@ public struct Assistant: Sendable {
         switch phase {
         case .opening: out.append(.cancelOpening)
         case .thinking: out += [.cancelHandOver, .releaseRoute]
-        case .speaking: out += [cancelSpeech(), .releaseRoute]
+        case .speaking: out += cancelSpeech() + [.releaseRoute]
         case .listening: out.append(.releaseRoute)
         case .capturing: out += [.closeLiveCommand, .releaseRoute]
         case .idle, .asleep: break
         }
         replyDeadline = nil
         if ring != nil { silenceRing("asleep", &out) }
+        refuseWaitingAnnouncements("asleep", &out)
         phase = .asleep
         out.append(emit(.asleep))
     }

@@ -33,6 +33,11 @@ public enum AssistantAction: Sendable, Equatable {
     /// Play this short sound on the route's speaker (`listening` and `done` only with earcons
     /// on; a finished timer's always).
     case playEarcon(Earcon)
+    /// Play this announcement on a speaker route of its own (usage playback: the route engine
+    /// keeps media), then report ``AssistantInput/announcementPlayed(id:interrupted:)``.
+    case playAnnouncement(Announcement)
+    /// Tell who asked for announcement `id` how it ended.
+    case announced(id: Int, played: Bool)
     /// The finished voice timers stopped ringing: they are gone from the timers shown.
     case dismissTimers
     /// Report this.

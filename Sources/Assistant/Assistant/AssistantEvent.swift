@@ -6,6 +6,8 @@ public struct AssistantEvent: Sendable, Equatable {
         case transcript, replyStarted, replyFinished, bargeIn, selfWakeIgnored, routeReleased, routeChanged, error, asleep, awake
         /// A finished voice timer rings (text: its name); it stopped (text: by what).
         case timerRinging, timerSilenced
+        /// An announcement starts (text: on which route); it ended (text: played, interrupted, or refused and why).
+        case announcementStarted, announcementFinished
     }
 
     public var type: Kind

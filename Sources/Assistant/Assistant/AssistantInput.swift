@@ -27,6 +27,10 @@ public enum AssistantInput: Sendable, Equatable {
     case wake
     /// A voice timer finished (the assistant backend's timer event): the glasses ring.
     case timerFinished(name: String?)
+    /// The backend asks for an announcement.
+    case announce(Announcement)
+    /// A one-way announcement (``AssistantAction/playAnnouncement(_:)``) ended.
+    case announcementPlayed(id: Int, interrupted: Bool)
     /// Time passed (the time is the one ``Assistant/handle(_:at:)`` is given).
     case tick
 

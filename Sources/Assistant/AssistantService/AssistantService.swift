@@ -125,7 +125,11 @@ public actor AssistantService: Service {
     private var thinking: Task<Void, Never>?
     private var speaking: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
+    /// A one-way announcement playing on a speaker route of its own.
+    private var announcing: Task<Void, Never>?
     private var finished = false
+    /// Who waits for each announcement asked for (``announce(_:startConversation:)``).
+    private nonisolated let announcementWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Bool, Never>])>((0, [:]))
 
     /// - Parameters:
     ///   - synthesizer: the engine every reply is spoken with; `nil` (the assistant's own
@@ -188,6 +192,25 @@ public actor AssistantService: Service {
     public nonisolated func wake() async { await carriedOut(.wake) }
     public nonisolated func stop() { commands.yield(.stop) }
 
+    /// Plays `audio` (any rate, mono) on the glasses as an announcement, as the assistant
+    /// decides (see ``Announcement``); returns whether it was played to the end (false: refused,
+    /// cut short, or the assistant ended).
+    public nonisolated func announce(_ audio: AudioBuffer, startConversation: Bool) async -> Bool {
+        await withCheckedContinuation { played in
+            let id = announcementWaiters.withLock { state in
+                state.next += 1
+                state.waiting[state.next] = played
+                return state.next
+            }
+            let announcement = Announcement(id: id, audio: audio, startConversation: startConversation)
+            if case .terminated = commands.yield(.input(.announce(announcement))) { announced(id, played: false) }
+        }
+    }
+
+    private nonisolated func announced(_ id: Int, played: Bool) {
+        announcementWaiters.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: played)
+    }
+
     /// Queues `input` and returns once the loop has carried it out (at once if the loop has ended).
     private nonisolated func carriedOut(_ input: AssistantInput) async {
         await withCheckedContinuation { handled in
@@ -225,6 +248,7 @@ public actor AssistantService: Service {
             if finished {
                 // Ended: what is still queued is not carried out, but no caller is left waiting.
                 if case .input(_, let handled?) = command { handled.resume() }
+                if case .input(.announce(let announcement), _) = command { announced(announcement.id, played: false) }
                 continue
             }
             switch command {
@@ -283,6 +307,8 @@ public actor AssistantService: Service {
         case .confirmPlayed(let reply): await backend.replyPlayed(reply)
         case .playEarcon(let sound): await play(sound)
         case .dismissTimers: configuration.timers?.dismissFinished()
+        case .playAnnouncement(let announcement): playOneWay(announcement)
+        case .announced(let id, let played): announced(id, played: played)
         case .emit(var event):
             if event.type == .replyFinished {
                 event.echoReduction = echo?.takeReduction()
@@ -410,9 +436,38 @@ public actor AssistantService: Service {
         opening?.cancel()
         thinking?.cancel()
         ticker?.cancel()
+        announcing?.cancel()
         await releaseRoute()
         if let opening { await opening.value }
         if let thinking { await thinking.value }
+        if let announcing { await announcing.value }
+        for waiter in announcementWaiters.withLock({ state in defer { state.waiting = [:] }; return state.waiting.values }) {
+            waiter.resume(returning: false)
+        }
+    }
+
+    /// Plays a one-way announcement on a speaker route of its own: a playback session, which the
+    /// route engine gives on the media profile when that is where the glasses are.
+    private func playOneWay(_ announcement: Announcement) {
+        let request = SessionRequest(usage: .playback, format: .voice, deviceWait: .upTo(configuration.routeWait))
+        announcing = Task { [routes, commands, logger] in
+            var interrupted = true
+            do {
+                let ready = try await routes.startSession(request)
+                if let stream = await routes.playback(for: ready.id) {
+                    let chunks = AsyncThrowingStream<AudioBuffer, any Error> { $0.yield(announcement.audio); $0.finish() }
+                    do {
+                        interrupted = try await SpeechPlayer.play(chunks, to: stream).interrupted
+                    } catch {
+                        logger.warning("the announcement stopped: \(error)")
+                    }
+                }
+                await routes.stopSession(ready.id)
+            } catch {
+                logger.warning("the announcement found no speaker route: \(error)")
+            }
+            commands.yield(.input(.announcementPlayed(id: announcement.id, interrupted: interrupted)))
+        }
     }
 
     // MARK: - Audio in
