@@ -118,6 +118,30 @@ extension DaemonSuites {
             #expect((played.samples.map(abs).max() ?? 0) > 0.3, "speaker had \(played.duration) s")
         }
 
+        @Test("Home Assistant's announcement (audio outside a pipeline) plays on the glasses' media route, no switch to HFP, and HA gets played")
+        func announcementFromHomeAssistant() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: false, arguments: ["--policy", "mediaFirst", "--speaker-out", speaker])
+            let ha = try peer("ha_announce.py", ["127.0.0.1", "\(try wyomingPort(daemon))", "--seconds", "1.5"])
+            let result = try await summary(ha)
+            let route = try await daemon.request("GET", "/api/route")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(result["played"] as? Bool == true, "\(result) \(stopped.stderr)")
+            #expect(stopped.stderr.contains("announcementStarted: on a speaker route of its own"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("announcementFinished: played"), "\(stopped.stderr)")
+            // One-way: played on the A2DP sink, and the glasses never left media for HFP.
+            #expect(stopped.stderr.contains("ready: C0:FF:EE:00:00:02 on media: sink bluez_sink.C0_FF_EE_00_00_02.a2dp_sink"), "\(stopped.stderr)")
+            let changes = stopped.stderr.split(separator: "\n").filter { $0.contains("route changed") }
+            #expect(!changes.isEmpty && !changes.contains { $0.contains("voice") }, "\(changes)")
+            #expect(route.body.contains("media"), "\(route.body)")
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 1.4, "speaker had \(played.duration) s")
+        }
+
         @Test("WebSocket backend: behind the API key; a push-to-talk command reaches it with metadata, its audio answer plays")
         func webSocketBackend() async throws {
             let directory = TemporaryDirectory()

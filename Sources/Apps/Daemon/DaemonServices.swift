@@ -1,4 +1,5 @@
 import AssistantService
+import WyomingServer
 public import ServiceLifecycle
 
 /// Every long-running part of glasses-audiod, in start order; the graceful shutdown runs
@@ -10,8 +11,8 @@ public import ServiceLifecycle
 /// - assistant: the wake word, the command, the reply;
 /// - event forwarder: route changes, session states and voice events into the event bus;
 /// - HTTP API: REST, server-sent events, metrics, the OpenAPI document;
-/// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), and its
-///   notices into the event bus;
+/// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), its notices
+///   into the event bus, and its announcements played;
 /// - ESPHome: the native API for Home Assistant's ESPHome integration (TCP);
 /// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
 ///   minutes, said with its progress), then listening starts when configured to; stopped early
@@ -28,6 +29,7 @@ public enum DaemonServices {
         services.append(context.wyoming)
         services.append(context.esphome)
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
+        services.append(WyomingAnnouncementPlayer(link: context.wyoming.satellite, assistant: context.assistant))
         let (assistant, listen) = (context.assistant, context.configuration.listen)
         services.append(
             WakePreparationService(

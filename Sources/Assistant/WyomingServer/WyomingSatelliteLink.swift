@@ -1,5 +1,5 @@
 import Assistant
-import AudioCore
+public import AudioCore
 public import Wyoming
 
 /// The satellite's side of its Home Assistant connection: which client runs the satellite
@@ -34,9 +34,20 @@ public actor WyomingSatelliteLink {
     private var commands = 0
     /// The command streamed as it is spoken, from its capture's start to its hand-over.
     private var live: (number: Int, command: WyomingLiveCommand, replies: AsyncThrowingStream<AssistantReply, any Error>)?
+    /// Audio from the running client outside any command: an announcement being received.
+    private var incoming: (peer: Int, format: WyomingAudioFormat?, bytes: [UInt8])?
+    /// Home Assistant's answer to a command that was already given up came (its transcript or
+    /// text): the audio that follows is that late reply, not an announcement, and is dropped.
+    private var lateReply = false
+    /// Every announcement received, for the one who plays them (``announcementPlayed(for:)`` after each).
+    public nonisolated let announcements: AsyncStream<WyomingAnnouncement>
+    private let announcing: AsyncStream<WyomingAnnouncement>.Continuation
+    /// The longest announcement kept (seconds of audio); the rest is dropped with a log line.
+    static let announcementLimit = 300
 
     public init(port: Int) {
         self.port = port
+        (announcements, announcing) = AsyncStream.makeStream(of: WyomingAnnouncement.self, bufferingPolicy: .bufferingNewest(4))
     }
 
     /// Whether a client runs the satellite now.
@@ -64,7 +75,7 @@ public actor WyomingSatelliteLink {
     /// An event from the running client; `true` when it belonged to the command in progress.
     @discardableResult
     func received(_ event: WyomingEvent, from peer: Int) -> Bool {
-        guard var run = pending, run.peer == peer else { return false }
+        guard var run = pending, run.peer == peer else { return receivedOutsideCommand(event, from: peer) }
         switch event {
         case .transcript(let text): run.heard = text
         case .synthesize(let text): run.answer = text
@@ -86,6 +97,40 @@ public actor WyomingSatelliteLink {
         }
         pending = run
         return true
+    }
+
+    /// Home Assistant's `assist_satellite.announce` to a Wyoming satellite: `audio-start`,
+    /// `audio-chunk`s and `audio-stop` with no command under way; it waits for `played`.
+    private func receivedOutsideCommand(_ event: WyomingEvent, from peer: Int) -> Bool {
+        guard peer == running else { return false }
+        switch event {
+        case .transcript, .synthesize, .error:
+            lateReply = true
+            return false
+        case .audioStart(let format, _):
+            incoming = lateReply ? nil : (peer, format, [])
+        case .audioChunk(let format, _, let audio):
+            guard var announcement = incoming, announcement.peer == peer else { return false }
+            if announcement.format == nil { announcement.format = format }
+            let limit = Self.announcementLimit * format.rate * format.width * format.channels
+            announcement.bytes += audio.prefix(max(0, limit - announcement.bytes.count))
+            incoming = announcement
+        case .audioStop:
+            defer { lateReply = false }
+            guard let announcement = incoming, announcement.peer == peer else { return false }
+            incoming = nil
+            guard let format = announcement.format, !announcement.bytes.isEmpty else { return true }
+            announcing.yield(WyomingAnnouncement(peer: peer, audio: Self.monoAudio(announcement.bytes, format)))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The announcement from `peer` was played to the end: tell Home Assistant (`played`).
+    public func announcementPlayed(for announcement: WyomingAnnouncement) async {
+        guard let client = peers[announcement.peer] else { return }
+        try? await client.send(.played)
     }
 
     // MARK: - From the backend
@@ -151,13 +196,16 @@ public actor WyomingSatelliteLink {
         guard let run = pending else { return }
         pending = nil
         var audio: AudioBuffer?
-        if let format = run.ttsFormat, !run.tts.isEmpty {
-            let samples = run.tts.withUnsafeBytes { PCMConversion.floats(fromS16LE: $0) }
-            let buffer = AudioBuffer(format: PCMFormat(sampleRate: format.rate, channels: format.channels), samples: samples)
-            audio = format.channels == 1 ? buffer : ChannelMixer.mixdownToMono(buffer)
-        }
+        if let format = run.ttsFormat, !run.tts.isEmpty { audio = Self.monoAudio(run.tts, format) }
         playingFor = run.peer
         run.reply.yield(AssistantReply(heard: run.heard, answer: run.answer, audio: audio))
+    }
+
+    /// Home Assistant's 16-bit audio as mono samples.
+    private static func monoAudio(_ bytes: [UInt8], _ format: WyomingAudioFormat) -> AudioBuffer {
+        let samples = bytes.withUnsafeBytes { PCMConversion.floats(fromS16LE: $0) }
+        let buffer = AudioBuffer(format: PCMFormat(sampleRate: format.rate, channels: format.channels), samples: samples)
+        return format.channels == 1 ? buffer : ChannelMixer.mixdownToMono(buffer)
     }
 
     private func finish(throwing error: WyomingSatelliteError) {
@@ -184,4 +232,11 @@ public actor WyomingSatelliteLink {
         events += [.voiceStopped(timestamp: milliseconds), .audioStop(timestamp: milliseconds)]
         return events
     }
+}
+
+/// An announcement Home Assistant sent to the satellite, to be played and answered with `played`.
+public struct WyomingAnnouncement: Sendable {
+    public let peer: Int
+    /// Mono, at the rate Home Assistant sent (22050 Hz from its announce).
+    public let audio: AudioBuffer
 }
