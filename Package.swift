@@ -359,7 +359,7 @@ let package = Package(
             dependencies: [
                 "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "AssistantAssembly", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
-                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer",
+                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer", "DBusKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

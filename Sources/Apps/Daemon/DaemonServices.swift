@@ -1,4 +1,6 @@
 import AssistantService
+import ESPHomeAPI
+import ESPHomeServer
 import WyomingServer
 public import ServiceLifecycle
 
@@ -13,7 +15,8 @@ public import ServiceLifecycle
 /// - HTTP API: REST, server-sent events, metrics, the OpenAPI document;
 /// - Wyoming: the satellite for Home Assistant and the wake-word service (TCP), its notices
 ///   into the event bus, and its announcements played;
-/// - ESPHome: the native API for Home Assistant's ESPHome integration (TCP);
+/// - ESPHome: the native API for Home Assistant's ESPHome integration (TCP), advertised
+///   through Avahi when it runs;
 /// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
 ///   minutes, said with its progress), then listening starts when configured to; stopped early
 ///   on shutdown, between two training utterances;
@@ -28,6 +31,10 @@ public enum DaemonServices {
         services.append(HTTPServer.make(context))
         services.append(context.wyoming)
         services.append(context.esphome)
+        services.append(
+            AvahiAdvertisement(
+                record: context.esphome.device.discoveryRecord(port: context.esphome.port, encrypted: context.esphome.isEncrypted),
+                logger: context.logger))
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
         services.append(WyomingAnnouncementPlayer(link: context.wyoming.satellite, assistant: context.assistant))
         let (assistant, listen) = (context.assistant, context.configuration.listen)

@@ -22,6 +22,8 @@ public final class ESPHomeServer: Service, Sendable {
     private let listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
     /// The Noise pre-shared key (32 bytes), or `nil` for plaintext.
     private let encryptionKey: [UInt8]?
+    /// Whether clients must speak Noise (a key is set).
+    public var isEncrypted: Bool { encryptionKey != nil }
     private let controls: ESPHomeDeviceControls
     private let logger: Logger
     private let peers = Mutex(0)
