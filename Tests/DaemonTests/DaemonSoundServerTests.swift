@@ -41,6 +41,26 @@ extension DaemonSuites {
             #expect(output.status == 0, "\(output.stderr)")
         }
 
+        @Test("Home Assistant's announcement over Wyoming plays on the emulated glasses' A2DP sink at a real PulseAudio; the card never switches to HFP; HA gets played")
+        func oneWayAnnouncementStaysOnA2DP() async throws {
+            let directory = TemporaryDirectory()
+            let sandbox = try await offCooperativePool { [emulator] in try EmulatorSandbox(emulator: emulator, directory: directory, connected: true) }
+            defer { sandbox.stop() }
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"), backend: "pulse", environment: sandbox.environment)
+            let port = try PythonPeers.port(of: "wyoming", in: daemon)
+            let ha = try PythonPeers.start("wyoming-peer", "ha_announce.py", ["127.0.0.1", "\(port)", "--seconds", "1.0"])
+            let result = try await PythonPeers.summary(ha)
+            let cards = try await offCooperativePool { try Run.command("pactl", ["list", "cards"], environment: sandbox.environment).stdout }
+            let output = try await daemon.stop()
+            #expect(output.status == 0, "\(output.stderr)")
+
+            #expect(result["played"] as? Bool == true, "\(result)\n\(output.stderr)")
+            #expect(output.stderr.contains("on media: sink bluez_sink.C0_FF_EE_00_00_02.a2dp_sink"), "\(output.stderr)")
+            let changes = output.stderr.split(separator: "\n").filter { $0.contains("route changed") }
+            #expect(!changes.contains { $0.contains("voice") }, "\(changes)")
+            #expect(cards.contains("Active Profile: a2dp_sink"), "\(cards)")
+        }
+
         @Test("SIGTERM while a command is being captured: the daemon exits 0 and no stream is left at the sound server")
         func sigtermMidCommand() async throws {
             let directory = TemporaryDirectory()
