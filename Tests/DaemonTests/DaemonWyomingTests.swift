@@ -22,12 +22,19 @@ extension DaemonSuites {
             let directory = TemporaryDirectory()
             let speaker = directory.path("speaker.wav")
             let daemon = try await DaemonProcess.start(
-                dataDirectory: directory.path("data"), listen: true,
+                dataDirectory: directory.path("data"), listen: false,
                 arguments: choice + [
                     "--policy", "voiceFirst", "--mic", Self.root + "/samples/hey-glasses-what-time.wav",
                     "--mic-mode", "loop", "--speaker-out", speaker,
                 ])
+            // The glasses listen (asleep until then; awake, voiceFirst listens for the wake word)
+            // once Home Assistant runs the satellite: a command captured before that would go to
+            // the local grammar (auto) or fail (home-assistant), not stream live.
+            let asleep = try await daemon.request("POST", "/api/control/sleep")
             let ha = try peer("ha_satellite.py", ["127.0.0.1", "\(try wyomingPort(daemon))", "--tts-seconds", "1.0", "--timeout", "90"])
+            #expect(try await PythonPeers.waitFor("running", from: ha), "\(ha.stdoutSoFar)")
+            let awake = try await daemon.request("POST", "/api/control/wake")
+            #expect(asleep.status == 200 && awake.status == 200, "\(asleep.body) \(awake.body)")
             let result = try await summary(ha)
             let stopped = try await daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")

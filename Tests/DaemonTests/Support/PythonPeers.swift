@@ -13,6 +13,11 @@ enum PythonPeers {
         try Child(root + "/scripts/" + runner, [script] + arguments)
     }
 
+    /// Waits until the peer has printed `line` (at most a minute: its venv may be made first).
+    static func waitFor(_ line: String, from child: Child) async throws -> Bool {
+        try await offCooperativePool { Poll.until({ child.stdoutSoFar.contains(line) }, attempts: 1200) }
+    }
+
     /// The peer's last stdout line, its JSON summary, once it ended with status 0.
     static func summary(_ child: Child) async throws -> [String: Any] {
         let output = try await offCooperativePool { child.finish(hangGuard: .seconds(120)) }
