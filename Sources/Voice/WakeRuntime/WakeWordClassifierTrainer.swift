@@ -108,9 +108,10 @@ public struct WakeWordClassifierTrainer: Sendable {
         _ = detector.process(samples)
         _ = detector.finish()
         for candidate in detector.candidates where !candidate.features.isEmpty {
-            if isPhrase, candidate.time >= phraseStart, candidate.time <= phraseEnd + 0.3 {
+            let end = candidate.time.seconds
+            if isPhrase, end >= phraseStart, end <= phraseEnd + 0.3 {
                 examples.positives.append(candidate.features)
-            } else if !isPhrase || candidate.time < phraseStart || candidate.time > phraseEnd + 0.75 {
+            } else if !isPhrase || end < phraseStart || end > phraseEnd + 0.75 {
                 examples.negatives.append(candidate.features)
             }
         }
