@@ -122,9 +122,9 @@ public struct WakeWordClassifierTrainer: Sendable {
         let trainer = BalancedMLPTrainer(settings: .init(
             hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.003, learningRateDecay: 0.93, weightDecay: 1e-4))
         let result = trainer.fit(examples, inputs: WakeWordClassifier.dimension, generator: &generator)
-        return WakeWordClassifier(
+        return WakeWordClassifier(network: Perceptron(
             inputMean: result.inputMean, inputScale: result.inputScale, hiddenWeights: result.hiddenWeights,
-            hiddenBias: result.hiddenBias, outputWeights: result.outputWeights, outputBias: result.outputBias)
+            hiddenBias: result.hiddenBias, outputWeights: result.outputWeights, outputBias: result.outputBias))
     }
 
     /// Re-spellings of the phrase that sound close to it: each word alone, the first word
