@@ -32,9 +32,9 @@ struct CaptureLimitPropertyTests {
             let count = min(mic.count - offset, Int.random(in: 1...3200, using: &random))
             let events = pipeline.process(mic[offset..<offset + count])
             offset += count
-            try check(events, open: &open, ends: &ends, at: pipeline.time)
+            try check(events, open: &open, ends: &ends, at: pipeline.now.seconds)
         }
-        try check(pipeline.finish(), open: &open, ends: &ends, at: pipeline.time)
+        try check(pipeline.finish(), open: &open, ends: &ends, at: pipeline.now.seconds)
         #expect(open == nil)
         #expect(wake.fired > 0)
         #expect(!ends.isEmpty, "seed \(seed): \(wake.fired) wakes and no capture ended in \(seconds) s")

@@ -13,9 +13,8 @@ public final class VoicePipeline {
     private var lastWake: WakeWordDetection?
     private var samplesSeen = 0
 
-    /// Seconds of audio processed so far: the pipeline's clock, which event times use.
-    public var time: Double { now.seconds }
-    /// Where the pipeline is on the stream's sample clock (16 kHz): the audio processed so far.
+    /// Where the pipeline is on the stream's sample clock (16 kHz): the audio processed so far,
+    /// the clock event times use.
     public var now: SampleTime { SampleTime(frame: Int64(samplesSeen), sampleRate: LogMelFeatureExtractor.sampleRate) }
     /// Samples given to `process` that the wake engine has not been handed yet.
     private var unscored: [Float] = []

@@ -21,7 +21,7 @@ public struct NeuralCorpusEvaluator {
         + (9...28).map { Float(1 - pow(10, -Double($0) / 4)) }
 
     /// How long a detection silences the head: the live engine's, from ``WakeWordConfiguration``.
-    public var refractory = WakeWordConfiguration().refractory
+    public var refractory: Duration = WakeWordConfiguration().refractory
 
     public init(corpus: LabelledCorpus, melspectrogram: TFLiteGraph, embedding: TFLiteGraph, head: TFLiteGraph) {
         self.corpus = corpus
