@@ -10,7 +10,9 @@ import Voice
 @Suite("The assistant's round trip, input by input", .oneAtATime)
 struct AssistantTests {
     let route = SessionRoute(device: "C0:FF:EE:00:00:02", profile: .voice)
-    let wake = WakeWordDetection(keyword: "hey glasses", time: 1, start: 0.4, score: 0.9, matchScore: 0.8)
+    let wake = WakeWordDetection(
+        keyword: "hey glasses", time: SampleTime(frame: 16000, sampleRate: 16000), start: SampleTime(frame: 6400, sampleRate: 16000),
+        score: 0.9, matchScore: 0.8)
     let segment = CommandSegment(
         start: SampleTime(frame: 17600, sampleRate: 16000), end: SampleTime(frame: 36800, sampleRate: 16000),
         speechStart: SampleTime(frame: 20800, sampleRate: 16000), reason: .silence)

@@ -1,6 +1,8 @@
+import AudioCore
 import OpenWakeWord
 import TestKit
 import Testing
+import Voice
 
 /// The sensitivity scale of neural heads, as values.
 @Suite("Neural sensitivity scale", .oneAtATime)
@@ -19,8 +21,8 @@ struct NeuralSensitivityTests {
         #expect(NeuralSensitivity.threshold(0.05) > nearPhrase)
         #expect(NeuralSensitivity.threshold(0) > nearPhrase)
         #expect(NeuralSensitivity.threshold(0) < 1, "0 must still hear a clear phrase")
-        var decision = WakeDecision(threshold: NeuralSensitivity.threshold(0.02))
-        let fired = decision.step(time: 1, score: nearPhrase)
+        var decision = WakeDecision(threshold: NeuralSensitivity.threshold(0.02), refractory: WakeWordConfiguration().refractory)
+        let fired = decision.step(time: SampleTime(frame: 16000, sampleRate: 16000), score: nearPhrase)
         #expect(!fired)
         let steps = stride(from: 0.0, through: 1.0, by: 0.01).map { NeuralSensitivity.threshold($0) }
         #expect(zip(steps, steps.dropFirst()).allSatisfy { $0 > $1 }, "not strictly decreasing")

@@ -32,9 +32,9 @@ struct CaptureLimitPropertyTests {
             let count = min(mic.count - offset, Int.random(in: 1...3200, using: &random))
             let events = pipeline.process(mic[offset..<offset + count])
             offset += count
-            try check(events, open: &open, ends: &ends, at: pipeline.time)
+            try check(events, open: &open, ends: &ends, at: pipeline.now.seconds)
         }
-        try check(pipeline.finish(), open: &open, ends: &ends, at: pipeline.time)
+        try check(pipeline.finish(), open: &open, ends: &ends, at: pipeline.now.seconds)
         #expect(open == nil)
         #expect(wake.fired > 0)
         #expect(!ends.isEmpty, "seed \(seed): \(wake.fired) wakes and no capture ended in \(seconds) s")
@@ -50,13 +50,13 @@ struct CaptureLimitPropertyTests {
             case .command(let wake, let segment):
                 #expect(wake == open, "a command reported for another wake than the one that opened it")
                 #expect(segment.end.seconds - segment.start.seconds <= Self.endpointer.maximum.inSeconds + 0.011, "a \(segment.end.seconds - segment.start.seconds) s command")
-                #expect(segment.start.seconds >= wake.time - 1e-9)
-                #expect(segment.end.seconds <= wake.time + limit + 0.011)
+                #expect(segment.start.seconds >= wake.time.seconds - 1e-9)
+                #expect(segment.end.seconds <= wake.time.seconds + limit + 0.011)
                 ends.append(segment.reason.rawValue)
                 open = nil
             case .noCommand(let wake):
                 #expect(wake == open, "no command reported for another wake than the one that opened it")
-                #expect(now <= wake.time + Self.endpointer.noSpeechTimeout.inSeconds + Self.slack)
+                #expect(now <= wake.time.seconds + Self.endpointer.noSpeechTimeout.inSeconds + Self.slack)
                 ends.append("noSpeech")
                 open = nil
             case .speechStarted, .speechEnded, .commandStarted:
@@ -64,7 +64,7 @@ struct CaptureLimitPropertyTests {
             }
         }
         if let open {
-            try #require(now <= open.time + limit + Self.slack, "a capture opened at \(open.time) s still open at \(now) s")
+            try #require(now <= open.time.seconds + limit + Self.slack, "a capture opened at \(open.time.seconds) s still open at \(now) s")
         }
     }
 
@@ -106,8 +106,9 @@ final class RandomWake: WakeWordScorer {
         let fires = periodFrames.map { frames % $0 == 0 } ?? (Double.random(in: 0..<1, using: &random) < chance)
         guard fires else { return [] }
         fired += 1
-        let time = Double(frames) / 100
-        return [WakeWordDetection(keyword: "hey glasses", time: time, start: max(0, time - 0.8), score: 0.99, matchScore: 0.99)]
+        let time = SampleTime(frame: Int64(frames * 160), sampleRate: 16000)
+        let start = SampleTime(frame: max(0, time.frame - 12800), sampleRate: 16000)
+        return [WakeWordDetection(keyword: "hey glasses", time: time, start: start, score: 0.99, matchScore: 0.99)]
     }
 
     func finish(samples: ArraySlice<Float>) -> [WakeWordDetection] { [] }

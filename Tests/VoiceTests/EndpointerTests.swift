@@ -19,7 +19,7 @@ struct EndpointerTests {
         var frame = Int((start * 100).rounded())
         while Double(frame) / 100 < end {
             let time = Double(frame) / 100
-            actions += endpointer.frame(at: time, isSpeech: speech.contains { $0.contains(time) })
+            actions += endpointer.frame(at: Self.time(time), isSpeech: speech.contains { $0.contains(time) })
             frame += 1
         }
         return actions
@@ -27,7 +27,7 @@ struct EndpointerTests {
 
     @Test func keepsPreRollAndStopsOnSilence() throws {
         var endpointer = try Endpointer()
-        _ = endpointer.wake(at: 1.0)
+        _ = endpointer.wake(at: Self.time(1.0))
         let actions = run(&endpointer, from: 0, to: 6, speech: [2.0...3.495])
         #expect(actions == [
             .commandStarted(captureFrom: 1.5),
@@ -37,28 +37,28 @@ struct EndpointerTests {
 
     @Test func preRollNeverReachesBeforeTheWakeWord() throws {
         var endpointer = try Endpointer()
-        _ = endpointer.wake(at: 1.0)
+        _ = endpointer.wake(at: Self.time(1.0))
         let actions = run(&endpointer, from: 1.0, to: 4, speech: [1.2...2.0])
         #expect(actions.first == .commandStarted(captureFrom: 1.0))
     }
 
     @Test func wakeWordTailDoesNotAnchorThePreRoll() throws {
         var endpointer = try Endpointer()
-        _ = endpointer.wake(at: 1.0)
+        _ = endpointer.wake(at: Self.time(1.0))
         let actions = run(&endpointer, from: 1.0, to: 5, speech: [1.0...1.2, 2.0...3.0])
         #expect(actions.first == .commandStarted(captureFrom: 1.5))
     }
 
     @Test func shortNoiseBurstDoesNotStartACommand() throws {
         var endpointer = try Endpointer()
-        _ = endpointer.wake(at: 0)
+        _ = endpointer.wake(at: Self.time(0))
         let actions = run(&endpointer, from: 0, to: 9, speech: [1.0...1.1, 4.0...4.1])
         #expect(actions == [.noSpeech(wakeTime: 0)])
     }
 
     @Test func cutsAtMaximumLength() throws {
         var endpointer = try Endpointer(configuration: EndpointerConfiguration(maximum: .seconds(3)))
-        _ = endpointer.wake(at: 0)
+        _ = endpointer.wake(at: Self.time(0))
         let actions = run(&endpointer, from: 0, to: 10, speech: [0.5...10])
         guard case .commandEnded(let segment) = actions.last else {
             Issue.record("no command ended: \(actions)")
@@ -70,7 +70,7 @@ struct EndpointerTests {
 
     @Test func streamEndClosesAnOpenCommand() throws {
         var endpointer = try Endpointer()
-        _ = endpointer.wake(at: 0)
+        _ = endpointer.wake(at: Self.time(0))
         _ = run(&endpointer, from: 0, to: 2, speech: [0.5...2])
         #expect(endpointer.finish() == [
             .commandEnded(CommandSegment(start: Self.time(0), end: Self.time(2), speechStart: Self.time(0.5), reason: .endOfStream)),
@@ -81,10 +81,10 @@ struct EndpointerTests {
     @Test("the wake phrase heard again while a command is open does not restart it: the command limit holds")
     func repeatedWakeDoesNotHoldTheCaptureOpen() throws {
         var endpointer = try Endpointer()
-        var actions = endpointer.wake(at: 0)
+        var actions = endpointer.wake(at: Self.time(0))
         // A looping mic: the phrase every 4 s in babble (speech all along).
         for start in stride(from: 0.0, to: 27, by: 4) {
-            if start > 0 { actions += endpointer.wake(at: start) }
+            if start > 0 { actions += endpointer.wake(at: Self.time(start)) }
             actions += run(&endpointer, from: start, to: start + 4, speech: [0...30])
         }
         let ended = actions.compactMap { action -> CommandSegment? in
@@ -100,9 +100,9 @@ struct EndpointerTests {
     @Test("the wake phrase heard again while waiting for a command does not move the no-speech timeout")
     func repeatedWakeKeepsTheNoSpeechTimeout() throws {
         var endpointer = try Endpointer()
-        var actions = endpointer.wake(at: 0)
+        var actions = endpointer.wake(at: Self.time(0))
         for start in stride(from: 0.0, to: 12, by: 3) {
-            if start > 0 { actions += endpointer.wake(at: start) }
+            if start > 0 { actions += endpointer.wake(at: Self.time(start)) }
             actions += run(&endpointer, from: start, to: start + 3, speech: [])
         }
         #expect(actions == [.noSpeech(wakeTime: 0)])
@@ -111,9 +111,9 @@ struct EndpointerTests {
     @Test("push-to-talk starts a command afresh, whatever is open")
     func startRestarts() throws {
         var endpointer = try Endpointer()
-        _ = endpointer.wake(at: 0)
+        _ = endpointer.wake(at: Self.time(0))
         _ = run(&endpointer, from: 0, to: 5, speech: [])
-        _ = endpointer.start(at: 5)
+        _ = endpointer.start(at: Self.time(5))
         #expect(run(&endpointer, from: 5, to: 12, speech: []).isEmpty)
         #expect(run(&endpointer, from: 12, to: 13.5, speech: []) == [.noSpeech(wakeTime: 5)])
     }

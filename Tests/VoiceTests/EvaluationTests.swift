@@ -1,5 +1,6 @@
 import TestKit
 import Testing
+import AudioCore
 import Voice
 
 @Suite("Evaluation figures", .oneAtATime)
@@ -16,7 +17,9 @@ struct EvaluationTests {
 
     @Test func detRowsCountMissesAndFalseAccepts() {
         func detection(_ time: Double, _ score: Double) -> WakeWordDetection {
-            WakeWordDetection(keyword: "k", time: time, start: time - 0.5, score: score, matchScore: score)
+            WakeWordDetection(
+                keyword: "k", time: SampleTime(frame: Int64((time * 16000).rounded()), sampleRate: 16000),
+                start: SampleTime(frame: Int64(((time - 0.5) * 16000).rounded()), sampleRate: 16000), score: score, matchScore: score)
         }
         let trials = [
             WakeWordTrial(occurrences: [1...2], detections: [detection(2.1, 0.9)], duration: .seconds(1800)),

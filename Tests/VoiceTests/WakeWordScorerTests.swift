@@ -1,5 +1,6 @@
 import TestKit
 import Testing
+import AudioCore
 import Voice
 
 @Suite("VoicePipeline drives any WakeWordScorer", .oneAtATime)
@@ -17,8 +18,8 @@ struct WakeWordScorerTests {
             steps.append(samples.count)
             self.samples += samples
             guard steps.count == detectAtStep else { return [] }
-            let time = Double(self.samples.count) / 16000
-            return [WakeWordDetection(keyword: "probe", time: time, start: time - 0.5, score: 0.9, matchScore: 0.9)]
+            let time = SampleTime(frame: Int64(self.samples.count), sampleRate: 16000)
+            return [WakeWordDetection(keyword: "probe", time: time, start: time.advanced(by: -8000), score: 0.9, matchScore: 0.9)]
         }
 
         func finish(samples: ArraySlice<Float>) -> [WakeWordDetection] {

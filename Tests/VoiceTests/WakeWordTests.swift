@@ -23,7 +23,7 @@ struct WakeWordTests {
         try #require(detections.count == 1)
         let phraseEnd = audio.duration - 1
         #expect(detections[0].keyword == "hey glasses")
-        #expect(abs(detections[0].time - phraseEnd) < 0.4)
+        #expect(abs(detections[0].time.seconds - phraseEnd) < 0.4)
         #expect(detections[0].score > 0 && detections[0].score <= 1)
     }
 

@@ -28,11 +28,11 @@ let library = ProfileLibrary.load(directory: ResourceLocator.find("profiles") ??
 guard let profile = library.profile(id: "ray-ban-meta-gen-2") else { fatalError("profiles/ not found") }
 
 /// One simulated capture session from A2DP: (route usable → ready, switch request → ready).
-func simulatedRun(switchMilliseconds: Int) async throws -> (Double, Double) {
+func simulatedRun(profileSwitch: Duration) async throws -> (Double, Double) {
     let simulated = SimulatedBackend()
     let id = simulated.pair(profile, mic: MicFeed(signal: AudioBuffer(format: .voice, samples: [Float](repeating: 0.1, count: 16000)), mode: .loop))
     for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try simulated.control(id, control) }
-    simulated.setProfileSwitchDelay(id, .milliseconds(switchMilliseconds))
+    simulated.setProfileSwitchDelay(id, profileSwitch)
     let driver = Task { await SimulationDriver(backend: simulated, step: .milliseconds(5)).run() }
     defer { driver.cancel() }
     let service = RouteService(backend: simulated, logger: quiet)
@@ -57,13 +57,13 @@ func simulatedRun(switchMilliseconds: Int) async throws -> (Double, Double) {
 var usableToReady: [Double] = []
 var requestToReady: [Double] = []
 for _ in 0..<30 {
-    let (a, b) = try await simulatedRun(switchMilliseconds: profile.simulation.profileSwitchMilliseconds)
+    let (a, b) = try await simulatedRun(profileSwitch: profile.simulation.profileSwitch)
     usableToReady.append(a)
     requestToReady.append(b)
 }
 print("GlassesAudio routing benchmark (real time, 5 ms simulator steps)")
 print(summary("simulated: mic appears -> session ready (first buffer)", usableToReady))
-print(summary("simulated: switch request -> ready (profile switch \(profile.simulation.profileSwitchMilliseconds) ms)", requestToReady))
+print(summary("simulated: switch request -> ready (profile switch \(Int(profile.simulation.profileSwitch / .milliseconds(1))) ms)", requestToReady))
 
 // PulseAudio: a change made on the server -> our route event, through subscription + snapshot.
 if let server = ProcessInfo.processInfo.environment["BENCH_PULSE_SERVER"],

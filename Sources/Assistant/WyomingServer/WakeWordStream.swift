@@ -69,7 +69,7 @@ final class WakeWordStream {
             let word = engine.word(forKeyword: detection.keyword)
             if let names, !names.contains(word.name) { return nil }
             detected = true
-            return .detection(name: word.name, timestamp: Int((detection.time * 1000).rounded()))
+            return .detection(name: word.name, timestamp: Int((detection.time.seconds * 1000).rounded()))
         }
     }
 

@@ -27,14 +27,8 @@ public enum RoutedStreams {
     public static func capture(on service: RouteService, source: String?, format: PCMFormat, wait: Duration) async throws
         -> RoutedCapture
     {
-        if let source {
-            return RoutedCapture(frames: try await service.backend.openCapture(source: source, format: format), source: source)
-        }
-        if await service.devices.isEmpty {
-            guard let fallback = await defaultEndpoint(service, .source) else {
-                throw StreamSessionError.deviceNotFound(DeviceIdentifier("(no glasses and no microphone)"))
-            }
-            return RoutedCapture(frames: try await service.backend.openCapture(source: nil, format: format), source: fallback)
+        if let direct = try await unrouted(service, named: source, .source, missing: "(no glasses and no microphone)") {
+            return RoutedCapture(frames: try await service.backend.openCapture(source: direct.asked, format: format), source: direct.name)
         }
         let ready = try await service.startSession(request(.capture, format, wait))
         guard let frames = ready.frames else { throw StreamSessionError.internalError("a capture session without frames") }
@@ -44,14 +38,8 @@ public enum RoutedStreams {
     public static func playback(on service: RouteService, sink: String?, format: PCMFormat, wait: Duration) async throws
         -> RoutedPlayback
     {
-        if let sink {
-            return RoutedPlayback(stream: try await service.backend.openPlayback(sink: sink, format: format), sink: sink)
-        }
-        if await service.devices.isEmpty {
-            guard let fallback = await defaultEndpoint(service, .sink) else {
-                throw StreamSessionError.deviceNotFound(DeviceIdentifier("(no glasses and no speaker)"))
-            }
-            return RoutedPlayback(stream: try await service.backend.openPlayback(sink: nil, format: format), sink: fallback)
+        if let direct = try await unrouted(service, named: sink, .sink, missing: "(no glasses and no speaker)") {
+            return RoutedPlayback(stream: try await service.backend.openPlayback(sink: direct.asked, format: format), sink: direct.name)
         }
         let ready = try await service.startSession(request(.playback, format, wait))
         guard let stream = await service.playback(for: ready.id) else {
@@ -64,6 +52,21 @@ public enum RoutedStreams {
         SessionRequest(
             usage: usage, format: SessionFormat(sampleRate: format.sampleRate, channels: format.channels),
             deviceWait: .upTo(wait))
+    }
+
+    /// The one decision for both directions: a stream opened as asked, without a route, when a
+    /// person named the endpoint (`asked`) or there are no glasses at all (the server's default,
+    /// `asked` nil); `nil` when the route engine decides. `missing` names what is absent when
+    /// there is neither glasses nor a default endpoint.
+    private static func unrouted(_ service: RouteService, named: String?, _ direction: EndpointDirection, missing: String)
+        async throws -> (asked: String?, name: String)?
+    {
+        if let named { return (named, named) }
+        guard await service.devices.isEmpty else { return nil }
+        guard let fallback = await defaultEndpoint(service, direction) else {
+            throw StreamSessionError.deviceNotFound(DeviceIdentifier(missing))
+        }
+        return (nil, fallback)
     }
 
     private static func defaultEndpoint(_ service: RouteService, _ direction: EndpointDirection) async -> String? {

@@ -34,7 +34,7 @@ public struct SimulatedGlasses: Sendable {
     public init(profile: DeviceProfile, mic: MicFeed? = nil) {
         self.profile = profile
         identifier = DeviceIdentifier(profile.simulation.address)
-        profileSwitchDelay = .milliseconds(profile.simulation.profileSwitchMilliseconds)
+        profileSwitchDelay = profile.simulation.profileSwitch
         self.mic = mic ?? .silence(rate: profile.voice.sampleRate)
     }
 

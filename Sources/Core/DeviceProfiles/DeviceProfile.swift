@@ -40,8 +40,8 @@ public struct DeviceProfile: Sendable, Hashable, Codable, Identifiable {
     }
 
     public struct Quirks: Sendable, Hashable, Codable {
-        /// Extra time the voice link needs after it opens before the mic carries audio, in ms.
-        public var voiceSettleMilliseconds: Int
+        /// Extra time the voice link needs after it opens before the mic carries audio (`voice_settle_ms`).
+        public var voiceSettle: Duration
         /// Free-text notes shown by `glasses-audio route`.
         public var notes: [String]
     }
@@ -49,8 +49,8 @@ public struct DeviceProfile: Sendable, Hashable, Codable, Identifiable {
     public struct Simulation: Sendable, Hashable, Codable {
         /// The address the simulated device reports.
         public var address: String
-        /// How long a profile switch takes, in ms.
-        public var profileSwitchMilliseconds: Int
+        /// How long a profile switch takes (`profile_switch_ms`).
+        public var profileSwitch: Duration
         /// The profile the device comes up on when it connects.
         public var defaultProfile: AudioProfile
     }

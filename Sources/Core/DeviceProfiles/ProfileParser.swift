@@ -128,7 +128,7 @@ private struct NodeReader {
         let quirksNode = map["quirks"] ?? Node.mapping([:])
         let quirksMap = try mapping(quirksNode, "'quirks'")
         let quirks = DeviceProfile.Quirks(
-            voiceSettleMilliseconds: try int(quirksMap, "voice_settle_ms", in: quirksNode, default: 0, range: 0...5000),
+            voiceSettle: .milliseconds(try int(quirksMap, "voice_settle_ms", in: quirksNode, default: 0, range: 0...5000)),
             notes: try strings(quirksMap, "notes"))
         let simulationNode = map["simulation"] ?? Node.mapping([:])
         let simulationMap = try mapping(simulationNode, "'simulation'")
@@ -139,8 +139,8 @@ private struct NodeReader {
         }
         let simulation = DeviceProfile.Simulation(
             address: try string(simulationMap, "address", in: simulationNode, default: "00:00:00:00:00:00"),
-            profileSwitchMilliseconds: try int(
-                simulationMap, "profile_switch_ms", in: simulationNode, default: 500, range: 0...10000),
+            profileSwitch: .milliseconds(try int(
+                simulationMap, "profile_switch_ms", in: simulationNode, default: 500, range: 0...10000)),
             defaultProfile: defaultProfile)
         return DeviceProfile(
             id: id, name: try string(map, "name", in: root), vendor: try string(map, "vendor", in: root, default: ""),

@@ -171,7 +171,7 @@ struct VoiceEval {
                 _ = detector.process(audio.samples)
                 _ = detector.finish()
                 let rows = detector.candidates.map {
-                    "{\"time\":\($0.time),\"match\":\($0.matchScore),\"align\":\($0.alignmentScore),\"score\":\($0.score),\"templates\":[\($0.templateScores.map { String($0) }.joined(separator: ","))],\"parts\":[\($0.partScores.map { String($0) }.joined(separator: ","))]}"
+                    "{\"time\":\($0.time.seconds),\"match\":\($0.matchScore),\"align\":\($0.alignmentScore),\"score\":\($0.score),\"templates\":[\($0.templateScores.map { String($0) }.joined(separator: ","))],\"parts\":[\($0.partScores.map { String($0) }.joined(separator: ","))]}"
                 }
                 print("{\"file\":\"\(path)\",\"candidates\":[\(rows.joined(separator: ","))]}")
             }

@@ -1,9 +1,10 @@
+public import AudioCore
 public import Voice
 
 /// The openWakeWord engine behind ``WakeWordScorer``: the feature front end and one head per
 /// phrase; a phrase is heard when its probability reaches the sensitivity's threshold
-/// (``NeuralSensitivity``), then not again for
-/// ``refractory`` (``WakeDecision``).
+/// (``NeuralSensitivity``), then not again for the configuration's
+/// ``WakeWordConfiguration/refractory`` (``WakeDecision``).
 public final class NeuralWakeWordScorer: WakeWordScorer {
     /// One phrase: its name and its classifier.
     public struct Phrase {
@@ -16,7 +17,6 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         }
     }
 
-    public static let refractory: Duration = .seconds(2)
     /// Yes: through webrtc's double-talk suppression a phrase said over the reply scored 0.01;
     /// through SpeexDSP's linear filter it is heard (RoundTripTests, barge-in with the neural head).
     public var wantsLinearEchoFilter: Bool { true }
@@ -26,7 +26,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     private var decisions: [WakeDecision]
     /// Every score so far, per phrase (for evaluation; off by default).
     public var recordsScores = false
-    public private(set) var scores: [[(time: Double, score: Float)]]
+    public private(set) var scores: [[(time: SampleTime, score: Float)]]
     /// The first inference error, if a head failed to run (its windows are then not decided).
     public private(set) var failure: (any Error)?
 
@@ -37,7 +37,7 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         self.phrases = phrases
         let threshold = NeuralSensitivity.threshold(configuration.sensitivity)
         self.threshold = threshold
-        decisions = phrases.map { _ in WakeDecision(threshold: threshold, refractory: Self.refractory) }
+        decisions = phrases.map { _ in WakeDecision(threshold: threshold, refractory: configuration.refractory) }
         scores = phrases.map { _ in [] }
     }
 
@@ -93,9 +93,10 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
                 }
                 if recordsScores { scores[index].append((embedding.time, score)) }
                 guard decisions[index].step(time: embedding.time, score: score) else { continue }
-                let window = Double(phrase.head.windowCount) * Double(OpenWakeWordFeatures.hopSamples) / Double(OpenWakeWordFeatures.sampleRate)
+                let window = Int64(phrase.head.windowCount * OpenWakeWordFeatures.hopSamples)
+                let start = SampleTime(frame: max(0, embedding.time.frame - window), sampleRate: embedding.time.sampleRate)
                 detections.append(WakeWordDetection(
-                    keyword: phrase.keyword, time: embedding.time, start: max(0, embedding.time - window),
+                    keyword: phrase.keyword, time: embedding.time, start: start,
                     score: Double(score), matchScore: Double(score)))
             }
         }

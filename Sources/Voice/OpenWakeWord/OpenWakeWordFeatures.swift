@@ -1,3 +1,4 @@
+public import AudioCore
 public import TFLiteGraph
 
 /// openWakeWord's feature front end, streaming: 16 kHz audio → 32-band mel frames (`melspectrogram`
@@ -22,8 +23,8 @@ public final class OpenWakeWordFeatures {
     public struct Embedding: Sendable, Equatable {
         /// Index in pyopen-wakeword's numbering (which counts the embeddings of the silence).
         public var index: Int
-        /// End of the audio it covers, seconds from the start of the stream.
-        public var time: Double
+        /// End of the audio it covers on the stream's sample clock.
+        public var time: SampleTime
         public var values: [Float]
     }
 
@@ -128,7 +129,7 @@ public final class OpenWakeWordFeatures {
                 let end = lastFrame * 160 + 512 - Self.silentHops * Self.hopSamples
                 let own = values.count == count * Self.embeddingSize
                     ? Array(values[(offset * Self.embeddingSize)..<((offset + 1) * Self.embeddingSize)]) : []
-                result.append(Embedding(index: nextEmbedding, time: max(0, Double(end) / Double(Self.sampleRate)), values: own))
+                result.append(Embedding(index: nextEmbedding, time: SampleTime(frame: Int64(max(0, end)), sampleRate: Self.sampleRate), values: own))
                 nextEmbedding += 1
             }
         }

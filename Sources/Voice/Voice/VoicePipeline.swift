@@ -13,8 +13,9 @@ public final class VoicePipeline {
     private var lastWake: WakeWordDetection?
     private var samplesSeen = 0
 
-    /// Seconds of audio processed so far: the pipeline's clock, which event times use.
-    public var time: Double { Double(samplesSeen) / Double(LogMelFeatureExtractor.sampleRate) }
+    /// Where the pipeline is on the stream's sample clock (16 kHz): the audio processed so far,
+    /// the clock event times use.
+    public var now: SampleTime { SampleTime(frame: Int64(samplesSeen), sampleRate: LogMelFeatureExtractor.sampleRate) }
     /// Samples given to `process` that the wake engine has not been handed yet.
     private var unscored: [Float] = []
     /// Where the next frame's samples start in `unscored`.
@@ -81,7 +82,7 @@ public final class VoicePipeline {
                 events.append(.speechEnded(time: Double(decision.index - hangover) / LogMelFeatureExtractor.frameRate))
             }
             for detection in scoreFrame(wakeFrames?[index] ?? logMel) { events += heard(detection) }
-            events += translate(endpointer.frame(at: decision.time, isSpeech: decision.isSpeech))
+            events += translate(endpointer.frame(at: decision.start, isSpeech: decision.isSpeech))
         }
         return events
     }
@@ -89,7 +90,7 @@ public final class VoicePipeline {
     /// Push-to-talk: a command starts now, as if the wake word had just ended (`keyword` names
     /// what triggered it).
     public func trigger(keyword: String = "trigger") -> [VoiceEvent] {
-        let detection = WakeWordDetection(keyword: keyword, time: time, start: time, score: 1, matchScore: 1)
+        let detection = WakeWordDetection(keyword: keyword, time: now, start: now, score: 1, matchScore: 1)
         lastWake = detection
         return translate(endpointer.start(at: detection.time))
     }

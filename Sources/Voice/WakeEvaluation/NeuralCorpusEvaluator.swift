@@ -20,6 +20,9 @@ public struct NeuralCorpusEvaluator {
         + stride(from: 5.4, through: 12.0, by: 0.2).map { Float(1 / (1 + exp(-$0))) }  // the strict end, in logits
         + (9...28).map { Float(1 - pow(10, -Double($0) / 4)) }
 
+    /// How long a detection silences the head: the live engine's, from ``WakeWordConfiguration``.
+    public var refractory: Duration = WakeWordConfiguration().refractory
+
     public init(corpus: LabelledCorpus, melspectrogram: TFLiteGraph, embedding: TFLiteGraph, head: TFLiteGraph) {
         self.corpus = corpus
         self.melspectrogram = melspectrogram
@@ -50,7 +53,7 @@ public struct NeuralCorpusEvaluator {
         struct Recorded {
             var entry: LabelledCorpus.Entry
             var duration: Double
-            var trace: [(time: Double, score: Float)]
+            var trace: [(time: SampleTime, score: Float)]
         }
         var recorded: [Recorded] = []
         var ratios: [Double] = []
@@ -60,7 +63,7 @@ public struct NeuralCorpusEvaluator {
             let start = Self.cpuSeconds()
             let features = try OpenWakeWordFeatures(melspectrogram: melspectrogram, embedding: embedding)
             let classifier = try OpenWakeWordHead(graph: head, silence: features.silenceEmbedding)
-            var trace: [(time: Double, score: Float)] = []
+            var trace: [(time: SampleTime, score: Float)] = []
             for embedding in features.process(audio.samples) {
                 trace.append((embedding.time, try classifier.score(embedding.values)))
             }
@@ -73,7 +76,7 @@ public struct NeuralCorpusEvaluator {
         }
         if let traceFile {
             let lines = recorded.map { file in
-                let scores = file.trace.filter { $0.score > 0.001 }.map { "[\($0.time),\($0.score)]" }.joined(separator: ",")
+                let scores = file.trace.filter { $0.score > 0.001 }.map { "[\($0.time.seconds),\($0.score)]" }.joined(separator: ",")
                 let keywords = file.entry.keywords.map { "[\($0.start),\($0.end)]" }.joined(separator: ",")
                 return "{\"file\":\"\(file.entry.file)\",\"kind\":\"\(file.entry.kind)\",\"duration\":\(file.duration),"
                     + "\"voice\":\"\(file.entry.voices.first ?? "")\",\"keywords\":[\(keywords)],\"scores\":[\(scores)]}"
@@ -82,7 +85,7 @@ public struct NeuralCorpusEvaluator {
         }
         func evaluation(at threshold: Float) -> WakeWordEvaluation {
             WakeWordEvaluation(trials: recorded.map { file in
-                let detections = WakeDecision.detections(in: file.trace, threshold: threshold).map {
+                let detections = WakeDecision.detections(in: file.trace, threshold: threshold, refractory: refractory).map {
                     WakeWordDetection(keyword: "", time: $0.time, start: $0.time, score: Double($0.score), matchScore: Double($0.score))
                 }
                 return WakeWordTrial(occurrences: file.entry.keywords.map { $0.start...$0.end }, detections: detections,

@@ -9,7 +9,7 @@ extension VoiceFileAnalysis {
         let events = try events(in: path, pipeline: pipeline)
         return WakeReport(file: path, detections: events.compactMap { event in
             guard case .wake(let detection) = event else { return nil }
-            return .init(keyword: detection.keyword, time: rounded(detection.time), score: rounded(detection.score))
+            return .init(keyword: detection.keyword, time: rounded(detection.time.seconds), score: rounded(detection.score))
         })
     }
 }
@@ -26,10 +26,10 @@ extension VoiceFileAnalysis {
         return EndpointReport(file: path, commands: events.compactMap { event in
             switch event {
             case .command(let detection, let segment):
-                .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: rounded(segment.start.seconds),
+                .init(keyword: detection.keyword, wakeTime: rounded(detection.time.seconds), start: rounded(segment.start.seconds),
                       end: rounded(segment.end.seconds), reason: segment.reason.rawValue)
             case .noCommand(let detection):
-                .init(keyword: detection.keyword, wakeTime: rounded(detection.time), start: nil, end: nil, reason: "noSpeech")
+                .init(keyword: detection.keyword, wakeTime: rounded(detection.time.seconds), start: nil, end: nil, reason: "noSpeech")
             default: nil
             }
         })

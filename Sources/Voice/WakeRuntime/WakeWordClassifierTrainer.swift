@@ -108,9 +108,10 @@ public struct WakeWordClassifierTrainer: Sendable {
         _ = detector.process(samples)
         _ = detector.finish()
         for candidate in detector.candidates where !candidate.features.isEmpty {
-            if isPhrase, candidate.time >= phraseStart, candidate.time <= phraseEnd + 0.3 {
+            let end = candidate.time.seconds
+            if isPhrase, end >= phraseStart, end <= phraseEnd + 0.3 {
                 examples.positives.append(candidate.features)
-            } else if !isPhrase || candidate.time < phraseStart || candidate.time > phraseEnd + 0.75 {
+            } else if !isPhrase || end < phraseStart || end > phraseEnd + 0.75 {
                 examples.negatives.append(candidate.features)
             }
         }
@@ -121,9 +122,9 @@ public struct WakeWordClassifierTrainer: Sendable {
         let trainer = BalancedMLPTrainer(settings: .init(
             hiddenUnits: hiddenUnits, epochs: epochs, learningRate: 0.003, learningRateDecay: 0.93, weightDecay: 1e-4))
         let result = trainer.fit(examples, inputs: WakeWordClassifier.dimension, generator: &generator)
-        return WakeWordClassifier(
+        return WakeWordClassifier(network: Perceptron(
             inputMean: result.inputMean, inputScale: result.inputScale, hiddenWeights: result.hiddenWeights,
-            hiddenBias: result.hiddenBias, outputWeights: result.outputWeights, outputBias: result.outputBias)
+            hiddenBias: result.hiddenBias, outputWeights: result.outputWeights, outputBias: result.outputBias))
     }
 
     /// Re-spellings of the phrase that sound close to it: each word alone, the first word

@@ -34,23 +34,17 @@ public struct ConfigurationKey: Sendable {
         integer("http-port", 0...65535, note: " (0: any free port)") { $0.httpPort = $1 },
         integer("wyoming-port", 0...65535, note: " (0: any free port)") { $0.wyomingPort = $1 },
         integer("esphome-port", 0...65535, note: " (0: any free port)") { $0.esphomePort = $1 },
-        ConfigurationKey(
+        parsed(
             "esphome-key",
-            allowed: "ESPHome's encryption key, base64 of 32 bytes (as api: encryption: key:), or none for plaintext (default: made once into DATA_DIR/esphome_key)"
-        ) { config, value in
-            guard let setting = ESPHomeKeySetting(value) else { return false }
-            config.esphomeKey = setting
-            return true
-        },
+            "ESPHome's encryption key, base64 of 32 bytes (as api: encryption: key:), or none for plaintext (default: made once into DATA_DIR/esphome_key)",
+            ESPHomeKeySetting.init
+        ) { $0.esphomeKey = $1 },
         text("bind", "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { $0.bind = $1 },
         text("wyoming-bind", "an IP address for the Wyoming port alone, e.g. 127.0.0.1 (default: bind's)") { $0.wyomingBind = $1 },
-        ConfigurationKey(
-            "wyoming-allow", allowed: "addresses or networks allowed on the Wyoming port, comma-separated, e.g. 192.168.1.20,10.0.0.0/8"
-        ) { config, value in
-            guard let filter = WyomingPeerFilter(value) else { return false }
-            config.wyomingAllow = filter
-            return true
-        },
+        parsed(
+            "wyoming-allow", "addresses or networks allowed on the Wyoming port, comma-separated, e.g. 192.168.1.20,10.0.0.0/8",
+            WyomingPeerFilter.init
+        ) { $0.wyomingAllow = $1 },
         text("model", "a profile id from profiles/ (simulated glasses)") { $0.model = $1 },
         text("mic", "a WAV file the simulated mic plays") { $0.mic = $1 },
         choice("mic-mode", MicFeed.Mode.allCases.map(\.rawValue)) { $0.micMode = MicFeed.Mode(rawValue: $1)! },
@@ -71,6 +65,18 @@ public struct ConfigurationKey: Sendable {
     public static func named(_ name: String) -> ConfigurationKey? { all.first { $0.name == name } }
 
     // MARK: - Kinds of key
+
+    /// A key whose text `parse` turns into a value (`nil`: not one of the values allowed).
+    static func parsed<Value>(
+        _ name: String, _ allowed: String, _ parse: @escaping @Sendable (String) -> Value?,
+        _ set: @escaping @Sendable (inout DaemonConfiguration, Value) -> Void
+    ) -> ConfigurationKey {
+        ConfigurationKey(name, allowed: allowed) { config, value in
+            guard let parsed = parse(value) else { return false }
+            set(&config, parsed)
+            return true
+        }
+    }
 
     static func text(_ name: String, _ allowed: String, _ set: @escaping @Sendable (inout DaemonConfiguration, String) -> Void)
         -> ConfigurationKey

@@ -124,6 +124,17 @@ struct WakeOptions: ParsableArguments {
     }
 
     /// A fresh neural engine (one per file: it keeps the stream's state).
+    /// A fresh engine per file, as the options choose it (neural heads or dtw templates, found
+    /// or made once): the one place `wake` and `endpoint` decide it.
+    func scorers() throws -> () throws -> any WakeWordScorer {
+        if effectiveEngine == .neural {
+            let heads = try heads()
+            return { try neuralScorer(heads: heads) }
+        }
+        let (models, configuration) = (try models(), configuration)
+        return { try WakeWordDetector(models: models, configuration: configuration) }
+    }
+
     func neuralScorer(heads: [String]) throws -> NeuralWakeWordScorer {
         try NeuralWakeWordScorer(headFiles: heads, configuration: configuration)
     }
@@ -179,16 +190,8 @@ struct Wake: ParsableCommand {
                 : report.detections.map { String(format: "'%@' at %.2f s (score %.3f)", $0.keyword, $0.time, $0.score) }
                     .joined(separator: ", "))
         }
-        if wake.effectiveEngine == .neural {
-            let heads = try wake.heads()
-            return try analyseEach(files, json: json, describe: describe) {
-                try VoiceFileAnalysis.wake(path: $0, scorer: try wake.neuralScorer(heads: heads))
-            }
-        }
-        let (models, configuration) = (try wake.models(), wake.configuration)
-        try analyseEach(files, json: json, describe: describe) {
-            try VoiceFileAnalysis.wake(path: $0, models: models, configuration: configuration)
-        }
+        let scorer = try wake.scorers()
+        try analyseEach(files, json: json, describe: describe) { try VoiceFileAnalysis.wake(path: $0, scorer: try scorer()) }
     }
 }
 
@@ -212,16 +215,8 @@ struct Endpoint: ParsableCommand {
                     return String(format: "after '%@' at %.2f s: %@ (%@)", command.keyword, command.wakeTime, span, command.reason)
                 }.joined(separator: "; "))
         }
-        if wake.effectiveEngine == .neural {
-            let heads = try wake.heads()
-            return try analyseEach(files, json: json, describe: describe) {
-                try VoiceFileAnalysis.endpoint(path: $0, scorer: try wake.neuralScorer(heads: heads))
-            }
-        }
-        let (models, configuration) = (try wake.models(), wake.configuration)
-        try analyseEach(files, json: json, describe: describe) {
-            try VoiceFileAnalysis.endpoint(path: $0, models: models, wake: configuration)
-        }
+        let scorer = try wake.scorers()
+        try analyseEach(files, json: json, describe: describe) { try VoiceFileAnalysis.endpoint(path: $0, scorer: try scorer()) }
     }
 }
 

@@ -93,41 +93,41 @@ private struct Fields {
     let type: String
     let data: [String: WyomingJSON]
 
-    func string(_ key: String) throws(WyomingProtocolError) -> String {
-        guard let value = try optionalString(key) else { throw .badField(type: type, field: key, expected: "a string") }
+    /// The field `key` read by `read`: `nil` when it is absent or null, an error naming what
+    /// was `expected` when it holds something else.
+    private func optional<Value>(_ key: String, _ expected: String, _ read: (WyomingJSON) -> Value?)
+        throws(WyomingProtocolError) -> Value?
+    {
+        guard let value = data[key], value != .null else { return nil }
+        guard let read = read(value) else { throw .badField(type: type, field: key, expected: expected) }
+        return read
+    }
+
+    /// The field `key` read by `read`; absent, null or anything else is an error naming what was `expected`.
+    private func required<Value>(_ key: String, _ expected: String, _ read: (WyomingJSON) -> Value?)
+        throws(WyomingProtocolError) -> Value
+    {
+        guard let value = try optional(key, expected, read) else { throw .badField(type: type, field: key, expected: expected) }
         return value
     }
 
-    func optionalString(_ key: String) throws(WyomingProtocolError) -> String? {
-        guard let value = data[key], value != .null else { return nil }
-        guard let text = value.stringValue else { throw .badField(type: type, field: key, expected: "a string") }
-        return text
-    }
+    func string(_ key: String) throws(WyomingProtocolError) -> String { try required(key, "a string", \.stringValue) }
+
+    func optionalString(_ key: String) throws(WyomingProtocolError) -> String? { try optional(key, "a string", \.stringValue) }
 
     func optionalStrings(_ key: String) throws(WyomingProtocolError) -> [String]? {
-        guard let value = data[key], value != .null else { return nil }
-        guard let items = value.arrayValue?.compactMap(\.stringValue), items.count == value.arrayValue?.count else {
-            throw .badField(type: type, field: key, expected: "an array of strings")
+        try optional(key, "an array of strings") { value in
+            guard let array = value.arrayValue else { return nil }
+            let items = array.compactMap(\.stringValue)
+            return items.count == array.count ? items : nil
         }
-        return items
     }
 
-    func int(_ key: String) throws(WyomingProtocolError) -> Int {
-        guard let value = try optionalInt(key) else { throw .badField(type: type, field: key, expected: "a whole number") }
-        return value
-    }
+    func int(_ key: String) throws(WyomingProtocolError) -> Int { try required(key, "a whole number", \.intValue) }
 
-    func optionalInt(_ key: String) throws(WyomingProtocolError) -> Int? {
-        guard let value = data[key], value != .null else { return nil }
-        guard let number = value.intValue else { throw .badField(type: type, field: key, expected: "a whole number") }
-        return number
-    }
+    func optionalInt(_ key: String) throws(WyomingProtocolError) -> Int? { try optional(key, "a whole number", \.intValue) }
 
-    func optionalBool(_ key: String) throws(WyomingProtocolError) -> Bool? {
-        guard let value = data[key], value != .null else { return nil }
-        guard let flag = value.boolValue else { throw .badField(type: type, field: key, expected: "true or false") }
-        return flag
-    }
+    func optionalBool(_ key: String) throws(WyomingProtocolError) -> Bool? { try optional(key, "true or false", \.boolValue) }
 
     func stage(_ key: String) throws(WyomingProtocolError) -> WyomingPipelineRun.Stage {
         let name = try string(key)

@@ -17,17 +17,23 @@ enum Broadcast {
         let padded = [Int](repeating: 1, count: output.count - input.count) + input
         let inputStrides = Tensor.strides(padded)
         let strides = padded.indices.map { padded[$0] == 1 ? 0 : inputStrides[$0] }
-        let count = output.reduce(1, *)
+        return offsets(walking: output, strides: strides)
+    }
+
+    /// Walking `shape` in row-major order, the offset of each element when the axes step by
+    /// `strides` (a broadcast's zeros, a transpose's permuted strides).
+    static func offsets(walking shape: [Int], strides: [Int]) -> [Int] {
+        let count = shape.reduce(1, *)
         var result = [Int](repeating: 0, count: count)
-        var position = [Int](repeating: 0, count: output.count)
+        var position = [Int](repeating: 0, count: shape.count)
         var offset = 0
         for i in 0..<count {
             result[i] = offset
-            var axis = output.count - 1
+            var axis = shape.count - 1
             while axis >= 0 {
                 position[axis] += 1
                 offset += strides[axis]
-                if position[axis] < output[axis] { break }
+                if position[axis] < shape[axis] { break }
                 offset -= strides[axis] * position[axis]
                 position[axis] = 0
                 axis -= 1

@@ -67,21 +67,7 @@ enum ShapeOperations {
         let shape = permutation.map { input.shape[$0] }
         let inStrides = Tensor.strides(input.shape)
         let strides = permutation.map { inStrides[$0] }
-        var output = [Float](repeating: 0, count: input.count)
-        var position = [Int](repeating: 0, count: rank)
-        var offset = 0
-        for i in 0..<output.count {
-            output[i] = input.values[offset]
-            var axis = rank - 1
-            while axis >= 0 {
-                position[axis] += 1
-                offset += strides[axis]
-                if position[axis] < shape[axis] { break }
-                offset -= strides[axis] * position[axis]
-                position[axis] = 0
-                axis -= 1
-            }
-        }
+        let output = Broadcast.offsets(walking: shape, strides: strides).map { input.values[$0] }
         return Tensor(shape: shape, values: output, elementType: input.elementType)
     }
 

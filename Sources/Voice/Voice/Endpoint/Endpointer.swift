@@ -1,15 +1,15 @@
-import AudioCore
+public import AudioCore
 
 /// Command endpointing after a wake word, as a pure state machine over 10 ms VAD decisions.
 ///
 /// idle → (wake) → waitingForSpeech → (enough speech) → capturing → (silence / max / stream end) → idle.
 /// Time arrives with each frame; nothing here reads a clock.
 ///
-/// Inside, time is counted on the decisions' own grid: a time is the index of the frame that
-/// starts there (seconds ÷ frame length, to the nearest frame), and the configuration's
-/// spans are whole frames (to the nearest). Every comparison is between integers, so a
-/// threshold of 0.3 s is reached after exactly 30 frames, however the seconds add up in
-/// floating point. Times go out as seconds again, a command's bounds on the sample clock.
+/// Times come in on the stream's sample clock. Inside, they are counted on the decisions' own
+/// grid: a time is the index of the frame that starts there (samples ÷ a frame's samples, to
+/// the nearest frame), and the configuration's spans are whole frames (to the nearest). Every
+/// comparison is between integers, so a threshold of 0.3 s is reached after exactly 30 frames.
+/// A command's bounds go out on the sample clock.
 public struct Endpointer: Sendable {
     /// Where the machine is; times are frame indices on the decision grid.
     public enum State: Sendable, Equatable {
@@ -50,8 +50,11 @@ public struct Endpointer: Sendable {
         spans = Spans(configuration, frameLength: frameLength)
     }
 
-    /// The frame that starts at `time` (seconds), to the nearest.
-    private func frame(_ time: Double) -> Int64 { Int64((time / frameLength.inSeconds).rounded()) }
+    /// The frame that starts at `time`, to the nearest.
+    private func frame(_ time: SampleTime) -> Int64 {
+        let samples = SampleTime(at: frameLength, sampleRate: time.sampleRate).frame
+        return (time.frame + samples / 2) / samples
+    }
 
     /// Frame `index`'s start in seconds.
     private func seconds(_ index: Int64) -> Double { Double(index) * frameLength.inSeconds }
@@ -63,19 +66,19 @@ public struct Endpointer: Sendable {
     /// seconds hold the capture open for ever, past ``EndpointerConfiguration/maximum``
     /// and the no-speech timeout. Both count from the wake that opened the command, as a
     /// voice assistant's own wake word sleeps while it takes a command.
-    public mutating func wake(at time: Double) -> [EndpointerAction] {
+    public mutating func wake(at time: SampleTime) -> [EndpointerAction] {
         guard state == .idle else { return [] }
         return start(at: time)
     }
 
     /// Start listening for a command now, whatever is open (push-to-talk: the owner asked).
-    public mutating func start(at time: Double) -> [EndpointerAction] {
+    public mutating func start(at time: SampleTime) -> [EndpointerAction] {
         state = .waitingForSpeech(wake: frame(time), speechFrames: 0, firstSpeech: nil, silenceFrames: 0)
         return []
     }
 
-    /// One VAD decision for the frame starting at `time` (seconds).
-    public mutating func frame(at time: Double, isSpeech: Bool) -> [EndpointerAction] {
+    /// One VAD decision for the frame starting at `time`.
+    public mutating func frame(at time: SampleTime, isSpeech: Bool) -> [EndpointerAction] {
         let now = frame(time)
         switch state {
         case .idle:

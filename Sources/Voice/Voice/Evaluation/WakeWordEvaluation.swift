@@ -29,8 +29,8 @@ public struct WakeWordEvaluation: Sendable {
             var matched = Array(repeating: false, count: trial.occurrences.count)
             for detection in trial.detections where detection.score >= threshold {
                 if let slot = trial.occurrences.indices.first(where: { index in
-                    !matched[index] && detection.time >= trial.occurrences[index].lowerBound
-                        && detection.time <= trial.occurrences[index].upperBound + Self.lateTolerance
+                    !matched[index] && detection.time.seconds >= trial.occurrences[index].lowerBound
+                        && detection.time.seconds <= trial.occurrences[index].upperBound + Self.lateTolerance
                 }) {
                     matched[slot] = true
                 } else {

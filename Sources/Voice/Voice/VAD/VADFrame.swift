@@ -1,3 +1,5 @@
+public import AudioCore
+
 /// One 10 ms VAD decision.
 public struct VADFrame: Sendable, Equatable {
     /// Frame number since the detector started; the frame covers `index*10 ms ..< index*10 ms + 25 ms`.
@@ -11,6 +13,8 @@ public struct VADFrame: Sendable, Equatable {
     /// Set on the frame where the hangover ran out: speech ended `hangoverFrames` frames earlier.
     public var speechEnded: Bool
 
-    /// Start of the frame's hop, in seconds.
-    public var time: Double { Double(index) / LogMelFeatureExtractor.frameRate }
+    /// Start of the frame's hop on the stream's sample clock (16 kHz).
+    public var start: SampleTime {
+        SampleTime(frame: Int64(index * LogMelFeatureExtractor.hop), sampleRate: LogMelFeatureExtractor.sampleRate)
+    }
 }

@@ -1,8 +1,11 @@
+public import AudioCore
+
 /// A stretch the streaming pass nominated, with every score the later looks gave it.
 public struct WakeWordCandidate: Sendable, Equatable {
-    /// End of the stretch, seconds.
-    public var time: Double
-    public var start: Double
+    /// End of the stretch on the stream's sample clock.
+    public var time: SampleTime
+    /// Start of the stretch on the stream's sample clock.
+    public var start: SampleTime
     /// First pass: streaming DTW score.
     public var matchScore: Float
     /// Second pass: utterance-normalised alignment score (whole and worst third half each, mean

@@ -14,23 +14,14 @@ public struct WakeWordClassifier: Sendable, Equatable, Codable {
     /// good tie-breaker but a poor judge on its own for voices unlike espeak-ng.
     public static let fusionWeight: Float = 0.1
 
-    public var inputMean: [Float]
-    public var inputScale: [Float]
-    /// Row-major `hidden × dimension`.
-    public var hiddenWeights: [Float]
-    public var hiddenBias: [Float]
-    public var outputWeights: [Float]
-    public var outputBias: Float
+    /// The network, `dimension` inputs (encoded as its six weight arrays, the model file's keys).
+    public var network: Perceptron
 
-    public init(inputMean: [Float], inputScale: [Float], hiddenWeights: [Float], hiddenBias: [Float],
-                outputWeights: [Float], outputBias: Float) {
-        self.inputMean = inputMean
-        self.inputScale = inputScale
-        self.hiddenWeights = hiddenWeights
-        self.hiddenBias = hiddenBias
-        self.outputWeights = outputWeights
-        self.outputBias = outputBias
-    }
+    public init(network: Perceptron) { self.network = network }
+
+    public init(from decoder: any Decoder) throws { network = try Perceptron(from: decoder) }
+
+    public func encode(to encoder: any Encoder) throws { try network.encode(to: encoder) }
 
     /// The classifier's input for a stretch of raw log-mel frames and its two DTW scores.
     public static func features(stretch: [[Float]], matchScore: Float, alignmentScore: Float) -> [Float] {
@@ -74,19 +65,5 @@ public struct WakeWordClassifier: Sendable, Equatable, Codable {
     }
 
     /// Probability 0...1 that `input` (from ``features(stretch:matchScore:alignmentScore:)``) is the phrase.
-    public func probability(_ input: [Float]) -> Float {
-        let inputs = inputMean.count
-        var output = outputBias
-        var x = [Float](repeating: 0, count: inputs)
-        for index in 0..<inputs { x[index] = (input[index] - inputMean[index]) * inputScale[index] }
-        hiddenWeights.withUnsafeBufferPointer { weights in
-            x.withUnsafeBufferPointer { values in
-                for unit in 0..<hiddenBias.count {
-                    let sum = VectorMath.dot(weights.baseAddress! + unit * inputs, values.baseAddress!, inputs)
-                    output += outputWeights[unit] * max(0, sum + hiddenBias[unit])
-                }
-            }
-        }
-        return 1 / (1 + exp(-output))
-    }
+    public func probability(_ input: [Float]) -> Float { network.probability(input) }
 }

@@ -155,7 +155,7 @@ public final class WakeWordDetector {
         }
         let score = Self.fuse(match: candidate.score, alignment: alignment, probability: probability)
         return WakeWordCandidate(
-            time: Self.endTime(ofFrame: candidate.end), start: Double(candidate.start) / LogMelFeatureExtractor.frameRate,
+            time: Self.endTime(ofFrame: candidate.end), start: Self.startTime(ofFrame: candidate.start),
             matchScore: candidate.score, alignmentScore: alignment, score: score, templateScores: templateScores,
             partScores: partScores, features: features)
     }
@@ -172,8 +172,13 @@ public final class WakeWordDetector {
     /// How many of the closest templates the alignment score averages.
     static let bestTemplates = 3
 
-    /// Time in seconds of the end of frame `index`'s window.
-    static func endTime(ofFrame index: Int) -> Double {
-        Double(index * LogMelFeatureExtractor.hop + LogMelFeatureExtractor.window) / Double(LogMelFeatureExtractor.sampleRate)
+    /// Where frame `index`'s window ends on the stream's sample clock.
+    static func endTime(ofFrame index: Int) -> SampleTime {
+        SampleTime(frame: Int64(index * LogMelFeatureExtractor.hop + LogMelFeatureExtractor.window), sampleRate: LogMelFeatureExtractor.sampleRate)
+    }
+
+    /// Where log-mel frame `index` starts on the stream's sample clock.
+    static func startTime(ofFrame index: Int) -> SampleTime {
+        SampleTime(frame: Int64(index * LogMelFeatureExtractor.hop), sampleRate: LogMelFeatureExtractor.sampleRate)
     }
 }

@@ -341,7 +341,7 @@ public struct NeuralHeadTrainer: Sendable {
         for (index, embedding) in embeddings.enumerated() {
             rows.values += embedding.values
             let offset = start + index * size
-            switch stream.label(windowEnd: embedding.time) {
+            switch stream.label(windowEnd: embedding.time.seconds) {
             case .positive: rows.positives.append(offset)
             case .negative: rows.negatives.append(offset)
             case .ignored: break
