@@ -205,7 +205,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "TestKit",
             ],
             swiftSettings: strict),
-        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "CommandClassifier", "Assistant", "AudioCore", "Speech", "DeviceProfiles", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "CommandClassifier", "Assistant", "AudioCore", "Speech", "DeviceProfiles", "TestKit"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
