@@ -40,7 +40,7 @@ install-built:
 	if [ -f $(BINDIR)/libBlueALSAHCIShim.so ]; then install -d $(DESTDIR)$(PREFIX)/lib/glasses-audio && install -m 644 $(BINDIR)/libBlueALSAHCIShim.so $(DESTDIR)$(PREFIX)/lib/glasses-audio/; fi
 	install -m 644 profiles/*.yaml $(DATADIR)/profiles/
 	install -m 644 samples/*.wav $(DATADIR)/samples/
-	cp -R models/heads models/pocketsphinx $(DATADIR)/models/ && chmod -R a+rX $(DATADIR)/models
+	cp -R models/heads models/pocketsphinx models/commands $(DATADIR)/models/ && chmod -R a+rX $(DATADIR)/models
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/glasses-audio $(DESTDIR)$(PREFIX)/bin/glasses-emulator $(DESTDIR)$(PREFIX)/bin/glasses-audiod $(DESTDIR)$(PREFIX)/bin/glasses-wake-trainer

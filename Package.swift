@@ -21,7 +21,7 @@ let layers: [String: [String]] = [
     ],
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
-    "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
+    "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "CommandClassifier", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
     "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
         "ESPHomeAPI", "ESPHomeServer",
     ],
@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
         .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
-        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx"], swiftSettings: strict),
+        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx", "CommandClassifier"], swiftSettings: strict),
         // The mic's echo of the reply taken out, through SpeexDSP's or webrtc-audio-processing's
         // canceller: the one module that links either library.
         .target(name: "EchoCancellation", dependencies: ["CSpeexDSP", "CWebRTCAudioProcessing"], swiftSettings: strict),
@@ -205,7 +205,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "TestKit",
             ],
             swiftSettings: strict),
-        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "Assistant", "AudioCore", "Speech", "DeviceProfiles", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "LocalAssistantTests", dependencies: ["LocalAssistant", "CommandClassifier", "Assistant", "AudioCore", "Speech", "DeviceProfiles", "TestKit"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "SimulatorTests",
             dependencies: ["Simulator", "AudioBackend", "DeviceProfiles", "AudioCore", "Routing", "TestKit"],
@@ -244,6 +244,9 @@ let package = Package(
         // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
         .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
         .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
+        // The local assistant's command classifier on openWakeWord's features (models/commands).
+        .target(name: "CommandClassifier", dependencies: ["OpenWakeWord", "TFLiteGraph", "AudioCore"], swiftSettings: strict),
+        .testTarget(name: "CommandClassifierTests", dependencies: ["CommandClassifier", "OpenWakeWord", "TestKit"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord", "TestKit"], swiftSettings: strict),
         .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "WakeRuntime", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
 

@@ -18,9 +18,11 @@ public struct CommandConfusion: Sendable {
 
         /// The command acted on under `rule` (narrowband decisions); wideband ones as decided.
         func decided(by rule: NarrowbandRule) -> String? {
+            if rule == .classifierUnconfirmed { return decision.classified ?? decision.command }
             guard decision.narrowband, let candidate = decision.candidate, let open = decision.openDecode else { return decision.command }
             switch rule {
             case .unchecked: return candidate
+            case .classifier, .classifierUnconfirmed: return decision.command
             case .otherWords(let limit):
                 return LocalAssistantBackend.check(candidate: candidate, openDecode: open, otherWordLimit: limit) ? candidate : nil
             case .margin(let least, let effectfulHeard):
@@ -40,6 +42,10 @@ public struct CommandConfusion: Sendable {
         case unchecked
         case otherWords(Int)
         case margin(Double, effectfulHeard: Bool)
+        /// The command classifier's decisions as they came (on every link).
+        case classifier
+        /// The classifier's decisions with its commands with an effect taken unconfirmed.
+        case classifierUnconfirmed
 
         /// The margin alone, with no more asked of commands with an effect.
         public static func margin(_ least: Double) -> Self { .margin(least, effectfulHeard: false) }

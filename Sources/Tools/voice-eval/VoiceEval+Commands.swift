@@ -6,7 +6,9 @@ import LocalAssistant
 /// `voice-eval commands --corpus DIR`: the local assistant's decisions on a corpus from
 /// scripts/make-command-corpus, as a confusion table per link; narrowband decisions also at other
 /// margins, by the open decode's count of other words alone, and unchecked (`--json`: one line
-/// per file).
+/// per file). `--decoder classifier` (the default, as shipped): the command classifier's decisions on
+/// narrowband links, and with its commands with an effect unconfirmed; `--decoder pocketsphinx`: the
+/// decoder alone.
 extension VoiceEval {
     struct CommandLabel: Decodable {
         var file: String
@@ -27,7 +29,11 @@ extension VoiceEval {
         let backend: LocalAssistantBackend
         do {
             let transform = options.narrowbandTransform.map { $0 == "none" ? nil : $0 } ?? LocalAssistantBackend.shippedNarrowbandTransform
-            backend = try LocalAssistantBackend(narrowbandTransform: transform)
+            guard ["classifier", "pocketsphinx"].contains(options.decoder) else { fail("--decoder takes classifier or pocketsphinx") }
+            backend = try LocalAssistantBackend(narrowbandTransform: transform, decider: options.decoder == "classifier" ? .shippedClassifier : .pocketsphinx)
+            if options.decoder == "classifier" && backend.commandClassifier == nil {
+                fail("no command classifier: models/commands/command-classifier.json or openWakeWord's feature models (scripts/bootstrap) are missing")
+            }
         } catch {
             fail("\(error)")
         }
@@ -39,8 +45,8 @@ extension VoiceEval {
                 trials.append(CommandConfusion.Trial(expected: label.expected, decision: decision, link: label.link))
                 if options.json {
                     let fields: [String: String?] = ["file": label.file, "text": label.text, "heard": decision.heard, "command": decision.command,
-                                                     "candidate": decision.candidate, "open": decision.openDecode]
-                    let numbers: [String: Any] = ["link": label.link, "margin": decision.margin ?? NSNull()]
+                                                     "candidate": decision.candidate, "open": decision.openDecode, "classified": decision.classified]
+                    let numbers: [String: Any] = ["link": label.link, "margin": decision.margin ?? NSNull(), "probability": decision.probability ?? NSNull()]
                     let object = fields.mapValues { $0 ?? NSNull() as Any }.merging(numbers) { a, _ in a }
                     if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
                 }
@@ -50,16 +56,18 @@ extension VoiceEval {
         }
         let confusion = CommandConfusion(trials: trials)
         let shipped = NarrowbandCheck.minimumMargin
-        print("corpus \(corpus): \(trials.count) files; narrowband transform: \(backend.narrowbandTransform ?? "none")")
+        print("corpus \(corpus): \(trials.count) files; narrowband transform: \(backend.narrowbandTransform ?? "none"); decoder: \(options.decoder)")
         print("link   narrowband check  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
         for link in confusion.links {
-            let rules: [CommandConfusion.NarrowbandRule] = link < 16000
-                ? [.unchecked, .otherWords(3)] + [-8, -6, -4, shipped, -1, 0, 2, 4].map { .margin($0) } + [.margin(shipped, effectfulHeard: true)] : [.unchecked]
+            let rules: [CommandConfusion.NarrowbandRule] = backend.commandClassifier != nil && link < 16000 ? [.classifierUnconfirmed, .classifier]
+                : link < 16000 ? [.unchecked, .otherWords(3)] + [-8, -6, -4, shipped, -1, 0, 2, 4].map { .margin($0) } + [.margin(shipped, effectfulHeard: true)] : [.unchecked]
             for rule in rules {
                 let c = confusion.counts(link: link, rule: rule)
-                let mark = link >= 16000 || rule == .margin(shipped, effectfulHeard: true) ? " (shipped)" : ""
+                let mark = rule == .classifier || link >= 16000 || (backend.commandClassifier == nil && rule == .margin(shipped, effectfulHeard: true)) ? " (shipped)" : ""
                 let label = switch rule {
                 case .unchecked: link < 16000 ? "unchecked" : "as decided"
+                case .classifier: "classifier"
+                case .classifierUnconfirmed: "effectful unconfirmed"
                 case .otherWords(let limit): "other words < \(limit)"
                 case .margin(let least, let heard): String(format: "margin >= %.1f", least) + (heard ? ", effectful heard" : "")
                 }

@@ -32,7 +32,7 @@ struct VoiceEval {
                                      members (default 4) trained on separate draws and averaged, on --jobs
                                      threads (default: the cores); cached unless --no-cache; smaller
                                      settings for tests)
-               voice-eval commands --corpus DIR [--json] [--narrowband-transform FILE|none]
+               voice-eval commands --corpus DIR [--json] [--narrowband-transform FILE|none] [--decoder classifier|pocketsphinx]
                                      (the local assistant's commands on a corpus from
                                      scripts/make-command-corpus: a confusion table per link; 8 kHz
                                      unchecked, by the open decode's other words alone and at several
@@ -110,6 +110,7 @@ struct VoiceEval {
             case "--model": options.models.append(value())
             case "--corpus": options.corpus = value()
             case "--narrowband-transform": options.narrowbandTransform = value()
+            case "--decoder": options.decoder = value()
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
             case "--vad-only": options.vadOnly = true
@@ -264,6 +265,8 @@ struct VoiceEval {
         var corpus: String?
         /// `commands`: the narrowband MLLR transform ("none": the model as shipped; `nil`: the shipped transform).
         var narrowbandTransform: String?
+        /// `commands`: `classifier` (the shipped decision) or `pocketsphinx` (the decoder before it).
+        var decoder = "classifier"
         var out: String?
         var noEnroll = false
         var vadOnly = false

@@ -1,0 +1,89 @@
+import Assistant
+import AudioCore
+import Foundation
+@testable import LocalAssistant
+import TestKit
+import Testing
+
+/// The command classifier deciding in the local assistant, on captured commands of the held-out
+/// command corpus (Fixtures/README.md says which) and on plain probabilities.
+@Suite("Local assistant: the command classifier", .oneAtATime, .serialized)
+struct LocalAssistantClassifierTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let noon = Date(timeIntervalSince1970: 1_795_000_000)
+
+    func capture(_ name: String) throws -> Utterance {
+        let audio = try AudioFileReader.read(Self.fixtures + "/" + name)
+        return Utterance(audio: audio, wakeWord: "hey glasses", linkRate: audio.format.sampleRate)
+    }
+
+    func backend(_ decider: LocalAssistantBackend.Decider = .shippedClassifier) throws -> LocalAssistantBackend {
+        try LocalAssistantBackend(battery: { 64 }, now: { Self.noon }, decider: decider)
+    }
+
+    @Test("the shipped classifier is found and decides by default")
+    func shippedClassifierDecides() throws {
+        #expect(try backend().commandClassifier != nil, "models/commands/command-classifier.json or openWakeWord's feature models (scripts/bootstrap) missing")
+        #expect(try backend(.pocketsphinx).commandClassifier == nil)
+    }
+
+    @Test("over an 8 kHz link, held-out commands pocketsphinx missed are understood and answered", arguments: [
+        ("test32-8k-how-much-battery-is-left.wav", "how much battery is left", "Your glasses are at 64 percent."),
+        ("test32-8k-what-time-is-it.wav", "what time is it", "It is "),
+    ])
+    func heldOutNarrowbandCommands(file: String, phrase: String, answer: String) async throws {
+        let utterance = try capture(file)
+        #expect(utterance.linkRate == 8000)
+        let before = try backend(.pocketsphinx).decide(utterance)
+        #expect(before.command.map { LocalAssistantBackend.sameCommand($0, phrase) } != true, "pocketsphinx alone: \(before)")
+        let b = try backend()
+        let decision = try b.decide(utterance)
+        #expect(decision.command.map { LocalAssistantBackend.sameCommand($0, phrase) } == true, "\(decision)")
+        #expect((decision.probability ?? 0) >= 0.9, "\(decision)")
+        let reply = try await b.respond(to: utterance)
+        #expect(reply.answer.hasPrefix(answer), "\(reply)")
+    }
+
+    @Test("over an 8 kHz link a held-out request the grammar lacks is still refused")
+    func heldOutNarrowbandRequestRefused() async throws {
+        let b = try backend()
+        let utterance = try capture("test32-8k-send-a-text-to-john.wav")
+        let decision = try b.decide(utterance)
+        #expect(decision.command == nil && decision.classified == nil, "\(decision)")
+        #expect(try await b.respond(to: utterance).answer == "I didn't catch that.")
+    }
+
+    @Test("a request the classifier takes for a command with an effect (\"good morning\" for \"never mind\", p = 0.997) gets \"I didn't catch that\": pocketsphinx's forced choice names another command")
+    func effectfulNeedsTheForcedChoice() async throws {
+        let b = try backend()
+        let utterance = try capture("dev7-8k-good-morning.wav")
+        let decision = try b.decide(utterance)
+        let classified = try #require(decision.classified, "\(decision)")
+        #expect(LocalAssistantBackend.effectful.contains(classified), "\(decision)")
+        #expect((decision.probability ?? 0) > 0.99, "\(decision)")
+        #expect(decision.candidate.map { LocalAssistantBackend.sameCommand($0, classified) } == false, "\(decision)")
+        #expect(decision.command == nil, "\(decision)")
+        let reply = try await b.respond(to: utterance)
+        #expect(reply.answer == "I didn't catch that.", "\(reply)")
+    }
+
+    static let classes = ["what time is it", "what is the time", "what is the date", "what day is it", "what is the date today",
+                          "what is my battery", "how much battery is left", "what is the battery", "what is your name", "who are you",
+                          "stop", "cancel", "never mind", "something else"]
+
+    func verdict(_ probabilities: [String: Double], least: Double = 0.68) -> ClassifierVerdict {
+        ClassifierVerdict(probabilities: Self.classes.map { probabilities[$0] ?? 0 }, classes: Self.classes, least: least,
+                          commands: LocalAssistantBackend.Command.allCases.map { LocalAssistantBackend.commands[$0]! },
+                          effectful: LocalAssistantBackend.effectful)
+    }
+
+    @Test("a command's phrasings are summed; it stands when it beats \"something else\" and reaches the least probability; one with an effect is only proposed")
+    func verdicts() {
+        let summed = verdict(["what time is it": 0.4, "what is the time": 0.35, "something else": 0.25])
+        #expect(summed.outcome == .command("what time is it") && abs(summed.probability - 0.75) < 1e-12)
+        #expect(verdict(["what time is it": 0.3, "what is the time": 0.3, "something else": 0.4]).outcome == .refused)
+        #expect(verdict(["what is the date": 0.6, "something else": 0.4]).outcome == .refused, "below the least probability")
+        #expect(verdict(["stop": 0.2, "never mind": 0.7, "something else": 0.1]).outcome == .effectful("never mind"))
+        #expect(verdict(["something else": 1]).outcome == .refused)
+    }
+}
