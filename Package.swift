@@ -322,7 +322,7 @@ let package = Package(
         .target(
             name: "ESPHomeServer",
             dependencies: [
-                "ESPHomeAPI",
+                "ESPHomeAPI", "Assistant", "AudioCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Testing
 import TestKit
@@ -58,6 +59,59 @@ extension DaemonSuites {
             #expect(secondInfo["name"] as? String == name)
             #expect(secondInfo["mac_address"] as? String == mac)
             _ = try await again.stop()
+        }
+
+        @Test(
+            "Home Assistant's pipeline over the ESPHome API (encrypted, no backend flag): the wake phrase on the simulated mic starts a run, the mic streams to HA as it is captured, HA's answer is spoken on the glasses and AnnounceFinished sent; then a run HA ends with ERROR takes the assistant's error path (no AnnounceFinished)"
+        )
+        func voiceRun() async throws {
+            let directory = TemporaryDirectory()
+            let data = directory.path("data")
+            let speaker = directory.path("speaker.wav")
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: data, listen: true,
+                arguments: [
+                    "--policy", "voiceFirst", "--mic", PythonPeers.root + "/samples/hey-glasses-what-time.wav", "--mic-mode", "loop",
+                    "--speaker-out", speaker,
+                ])
+            let port = try esphomePort(daemon)
+            let key = try String(contentsOfFile: data + "/esphome_key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let result = try await summary(try peer("ha_voice.py", ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90"]))
+            let failed = try await summary(
+                try peer("ha_voice.py", ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90", "--error", "stt-no-text-recognized"]))
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(result["error"] == nil && result["timed_out"] == nil, "\(result)")
+            let starts = try #require(result["starts"] as? [[String: Any]], "\(result)")
+            #expect(starts.count == 1, "\(starts)")
+            #expect(starts.first?["wake_word_phrase"] as? String == "hey glasses", "\(starts)")
+            let stops = try #require(result["stops"] as? [[String: Any]])
+            #expect(stops.first?["abort"] as? Bool == false, "the glasses' capture ended the audio (end=true): \(stops)")
+            // The command as 16 kHz s16 mono in ESPHome's 1024-byte frames, streamed as it was
+            // captured: its chunks spread over the command, the first long before its end.
+            let seconds = try #require(result["audio_seconds"] as? Double, "\(result)")
+            #expect(seconds > 0.5 && seconds < 12, "\(result)")
+            #expect((result["chunk_sizes"] as? [Int])?.max() == 1024, "\(result)")
+            let spread = try #require(result["chunk_spread"] as? Double)
+            #expect(spread > seconds * 0.5, "a burst after capture would arrive at once: \(spread) s for \(seconds) s of audio")
+            #expect((result["first_chunk_before_stop"] as? Double ?? 0) > seconds * 0.5, "\(result)")
+            #expect(result["chunks_after_stop"] as? Int == 0, "\(result)")
+            // The reply played, then HA heard so.
+            #expect((result["announce_finished"] as? [[String: Any]])?.map { $0["success"] as? Bool } == [true], "\(result)")
+            #expect(result["disconnected"] as? Bool == true)
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration > 0.3, "speaker had \(played.duration) s")
+            let log = stopped.stderr
+            #expect(log.contains("streamed to Home Assistant's pipeline"), "\(log)")
+            #expect(log.contains("transcript: what time is it"), "\(log)")
+            #expect(log.contains("It is noon."), "\(log)")
+
+            // HA's ERROR: the assistant's error path, no AnnounceFinished, and the run after it served.
+            #expect(failed["error"] == nil && failed["timed_out"] == nil, "\(failed)")
+            #expect((failed["starts"] as? [Any])?.count == 1, "\(failed)")
+            #expect((failed["announce_finished"] as? [Any])?.isEmpty == true, "\(failed)")
+            #expect(log.contains("Home Assistant's pipeline failed: stt-no-text-recognized: No text recognized"), "\(log)")
         }
 
         @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")

@@ -79,11 +79,12 @@ public struct DaemonContext: Sendable {
         }
         let assistantSockets = AssistantSocketHub(
             logger: loggers.assistantSocket)
+        let esphomeVoice = ESPHomeVoiceSatellite(logger: loggers.esphome)
         let assistant: AssistantService
         do {
             assistant = try DaemonAssistant.make(
                 routes: routes, state: assistantState, configuration: configuration,
-                store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines,
+                store: store, wyoming: wyoming, esphome: esphomeVoice, sockets: assistantSockets, engines: wakeEngines,
                 logger: loggers.assistant)
         } catch {
             await wyoming.close()
@@ -94,7 +95,7 @@ public struct DaemonContext: Sendable {
         do {
             esphome = try await ESPHomeAssembly.bind(
                 configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
-                logger: loggers.esphome)
+                voice: esphomeVoice, logger: loggers.esphome)
         } catch let error as DaemonError {
             await wyoming.close()
             _ = try? await session.close()

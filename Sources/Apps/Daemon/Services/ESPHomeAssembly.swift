@@ -13,7 +13,8 @@ import WyomingServer
 /// route and microphone let go) and wakes it.
 enum ESPHomeAssembly {
     static func bind(
-        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState, logger: Logger
+        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState,
+        voice: ESPHomeVoiceSatellite, logger: Logger
     ) async throws -> ESPHomeServer {
         let seed = try deviceSeed(in: configuration.dataDirectory)
         let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
@@ -37,7 +38,8 @@ enum ESPHomeAssembly {
             key = bytes
         }
         return try await ESPHomeServer.bind(
-            host: configuration.bind, port: configuration.esphomePort, device: device, encryptionKey: key, controls: controls, logger: logger)
+            host: configuration.bind, port: configuration.esphomePort, device: device, encryptionKey: key, controls: controls, voice: voice,
+            logger: logger)
     }
 
     /// The key kept in `DATA_DIR/esphome_key` (base64 of 32 bytes, mode 0600), made on first use.

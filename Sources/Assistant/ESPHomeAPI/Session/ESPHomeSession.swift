@@ -135,9 +135,17 @@ public struct ESPHomeSession: Sendable {
             return [
                 .log(
                     .info,
-                    "client \(clientName) \(request.subscribe ? "subscribed to" : "unsubscribed from") the voice assistant "
-                        + "(the voice flow over the ESPHome API is not built yet: wake words are answered by the configured backend)"),
+                    "client \(clientName) \(request.subscribe ? "subscribed to" : "unsubscribed from") the voice assistant"
+                        + (request.subscribe ? ": commands go to its pipeline" : "")),
+                .voiceSubscribed(request.subscribe),
             ]
+        case .voiceAssistantResponse:
+            let response = try ESPHomeVoiceAssistantResponse(frame: frame)
+            return [.voice(.response(port: response.port, error: response.error))]
+        case .voiceAssistantEventResponse:
+            let event = try ESPHomeVoiceAssistantEventResponse(frame: frame)
+            let data = event.data.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+            return [.log(.debug, "client \(clientName): voice event \(event.eventType)\(data.isEmpty ? "" : " {\(data)}")"), .voice(.event(event))]
         case .voiceAssistantConfigurationRequest:
             return [.send(try voiceConfiguration().frame())]
         case .voiceAssistantSetConfiguration:
@@ -206,6 +214,11 @@ public enum ESPHomeSessionAction: Sendable, Equatable {
     /// The client switched "Mute microphone"; the daemon applies it and reports the new state
     /// with ``ESPHomeSession/update(_:)``.
     case setMicrophoneMuted(Bool)
+    /// The client subscribed to the voice assistant (`true`) or let go of it: commands go to
+    /// its pipeline while it is subscribed.
+    case voiceSubscribed(Bool)
+    /// The client's answer to a voice run, for the server's voice side.
+    case voice(ESPHomeVoiceMessage)
     /// Close the connection (after sending what came before).
     case close
 }
