@@ -62,12 +62,25 @@ extension DaemonSuites {
         }
 
         @Test(
-            "Home Assistant's pipeline over the ESPHome API (encrypted, no backend flag): the wake phrase on the simulated mic starts a run, the mic streams to HA as it is captured, HA's answer is spoken on the glasses and AnnounceFinished sent; then a run HA ends with ERROR takes the assistant's error path (no AnnounceFinished)"
+            "Home Assistant's pipeline over the ESPHome API (encrypted, no backend flag): the wake phrase on the simulated mic starts a run, the mic streams to HA as it is captured, HA's TTS WAV (from a local HTTP server) is heard at the speaker and AnnounceFinished sent; continue_conversation listens again without the wake word; a TTS URL that 404s and an ERROR run take the assistant's error path, the next command served after each"
         )
         func voiceRun() async throws {
             let directory = TemporaryDirectory()
             let data = directory.path("data")
             let speaker = directory.path("speaker.wav")
+            let media = directory.path("media")
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            // HA's TTS: 3 s of a 440 Hz tone at 22050 Hz (espeak's "It is noon." lasts about 1 s).
+            let sox = try Run.command("sox", ["-n", "-r", "22050", "-b", "16", "-c", "1", media + "/reply.wav", "synth", "3", "sine", "440", "vol", "0.5"])
+            #expect(sox.status == 0, "\(sox.stderr)")
+            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", media])
+            defer {
+                server.signal(SIGTERM)
+                _ = server.finish(hangGuard: .seconds(10))
+            }
+            #expect(server.waitForOutput("port "))
+            let mediaPort = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
+            let base = "http://127.0.0.1:\(mediaPort)"
             let daemon = try await DaemonProcess.start(
                 dataDirectory: data, listen: true,
                 arguments: [
@@ -76,18 +89,19 @@ extension DaemonSuites {
                 ])
             let port = try esphomePort(daemon)
             let key = try String(contentsOfFile: data + "/esphome_key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            let result = try await summary(try peer("ha_voice.py", ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90"]))
-            let failed = try await summary(
-                try peer("ha_voice.py", ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90", "--error", "stt-no-text-recognized"]))
+            let ha = ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90"]
+            let result = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/reply.wav", "--continue"]))
+            let missing = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/missing.wav"]))
+            let failed = try await summary(try peer("ha_voice.py", ha + ["--error", "stt-no-text-recognized"]))
             let stopped = try await daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")
 
             #expect(result["error"] == nil && result["timed_out"] == nil, "\(result)")
             let starts = try #require(result["starts"] as? [[String: Any]], "\(result)")
-            #expect(starts.count == 1, "\(starts)")
             #expect(starts.first?["wake_word_phrase"] as? String == "hey glasses", "\(starts)")
-            let stops = try #require(result["stops"] as? [[String: Any]])
-            #expect(stops.first?["abort"] as? Bool == false, "the glasses' capture ended the audio (end=true): \(stops)")
+            #expect(starts.first?["conversation_id"] as? String == "", "\(starts)")
+            let runs = try #require(result["runs"] as? [[String: Any]])
+            #expect(runs.first?["abort"] as? Bool == false, "the glasses' capture ended the audio (end=true): \(runs)")
             // The command as 16 kHz s16 mono in ESPHome's 1024-byte frames, streamed as it was
             // captured: its chunks spread over the command, the first long before its end.
             let seconds = try #require(result["audio_seconds"] as? Double, "\(result)")
@@ -97,17 +111,27 @@ extension DaemonSuites {
             #expect(spread > seconds * 0.5, "a burst after capture would arrive at once: \(spread) s for \(seconds) s of audio")
             #expect((result["first_chunk_before_stop"] as? Double ?? 0) > seconds * 0.5, "\(result)")
             #expect(result["chunks_after_stop"] as? Int == 0, "\(result)")
-            // The reply played, then HA heard so.
-            #expect((result["announce_finished"] as? [[String: Any]])?.map { $0["success"] as? Bool } == [true], "\(result)")
+            // The reply played, then HA heard so; HA asked for an answer: a second run without
+            // the wake word, in HA's conversation, served the same way.
+            let finished = try #require(result["announce_finished"] as? [[String: Any]])
+            #expect(finished.map { $0["success"] as? Bool } == [true, true], "\(result)")
+            #expect(starts.count == 2, "\(starts)")
+            #expect(starts.last?["wake_word_phrase"] is NSNull, "\(starts)")
+            #expect(starts.last?["conversation_id"] as? String == "conversation-1", "\(starts)")
+            #expect(runs.count == 2 && runs.last?["abort"] as? Bool == false, "\(runs)")
             #expect(result["disconnected"] as? Bool == true)
             let played = try AudioFileReader.read(speaker)
-            #expect(played.duration > 0.3, "speaker had \(played.duration) s")
+            #expect(played.duration >= 6.0, "HA's 3 s WAV twice at the speaker; it had \(played.duration) s")
             let log = stopped.stderr
             #expect(log.contains("streamed to Home Assistant's pipeline"), "\(log)")
             #expect(log.contains("transcript: what time is it"), "\(log)")
-            #expect(log.contains("It is noon."), "\(log)")
+            #expect(log.contains("Home Assistant continues the conversation: listening without the wake word"), "\(log)")
 
-            // HA's ERROR: the assistant's error path, no AnnounceFinished, and the run after it served.
+            // A TTS URL that 404s: said in the log, the assistant's error reply, HA told the
+            // reply is over (success false); then an ERROR run: the error path, no AnnounceFinished.
+            #expect(missing["error"] == nil && missing["timed_out"] == nil, "\(missing)")
+            #expect((missing["announce_finished"] as? [[String: Any]])?.map { $0["success"] as? Bool } == [false], "\(missing)")
+            #expect(log.contains("Home Assistant's TTS audio cannot be played: \(base)/missing.wav: the server answered HTTP 404"), "\(log)")
             #expect(failed["error"] == nil && failed["timed_out"] == nil, "\(failed)")
             #expect((failed["starts"] as? [Any])?.count == 1, "\(failed)")
             #expect((failed["announce_finished"] as? [Any])?.isEmpty == true, "\(failed)")

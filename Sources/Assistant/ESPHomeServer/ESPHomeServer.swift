@@ -74,6 +74,10 @@ public final class ESPHomeServer: Service, Sendable {
             try await cancelWhenGracefulShutdown {
                 try await self.listener.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { group in
+                        group.addTask {
+                            for await _ in self.voice.listenRequests { await self.controls.listen() }
+                        }
+                        defer { group.cancelAll() }
                         for try await connection in inbound {
                             let peer = self.peers.withLock {
                                 $0 += 1
@@ -127,11 +131,15 @@ public final class ESPHomeServer: Service, Sendable {
 public struct ESPHomeDeviceControls: Sendable {
     public var state: @Sendable () async -> ESPHomeDeviceState
     public var setMicrophoneMuted: @Sendable (Bool) async -> Void
+    /// Listen now without the wake word (HA continues the conversation).
+    public var listen: @Sendable () async -> Void
 
     public init(
-        state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void
+        state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void,
+        listen: @escaping @Sendable () async -> Void = {}
     ) {
         self.state = state
         self.setMicrophoneMuted = setMicrophoneMuted
+        self.listen = listen
     }
 }

@@ -27,7 +27,8 @@ enum ESPHomeAssembly {
             },
             setMicrophoneMuted: { muted in
                 if muted { await assistant.sleep() } else { await assistant.wake() }
-            })
+            },
+            listen: { assistant.trigger(skipWake: true) })
         let key: [UInt8]?
         switch configuration.esphomeKey {
         case .none: key = nil

@@ -12,6 +12,8 @@ public enum ESPHomeSatelliteError: ReplyTimeLimitError, Sendable, Equatable, Cus
     case timedOut(seconds: Int)
     /// The command was given up before HA answered.
     case cancelled
+    /// HA's TTS URL gave no playable audio (a 404, a page, a broken file).
+    case ttsUnplayable(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum ESPHomeSatelliteError: ReplyTimeLimitError, Sendable, Equatable, Cus
         case .pipelineFailed(let reason): "Home Assistant's pipeline failed: \(reason)"
         case .timedOut(let seconds): "Home Assistant did not answer within \(seconds) s"
         case .cancelled: "the command was given up before Home Assistant answered"
+        case .ttsUnplayable(let reason): "Home Assistant's TTS audio cannot be played: \(reason)"
         }
     }
 

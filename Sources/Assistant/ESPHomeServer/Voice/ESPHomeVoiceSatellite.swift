@@ -26,11 +26,17 @@ public actor ESPHomeVoiceSatellite {
     private var runs = 0
     /// HA's conversation, from the last INTENT_END: the next run continues it.
     private var conversationID = ""
-    /// The client whose reply is playing (gets AnnounceFinished when it has played).
-    private var playingFor: Int?
+    /// The client whose reply is playing (gets AnnounceFinished when it has played), and
+    /// whether HA wants an answer to it (listen again, no wake word).
+    private var playingFor: (peer: Int, continueConversation: Bool)?
+    private let listens: AsyncStream<Void>.Continuation
+    /// The trigger source: each element asks the assistant to listen now, without the wake
+    /// word (HA continues the conversation); the server passes them on while it runs.
+    public nonisolated let listenRequests: AsyncStream<Void>
 
     public init(logger: Logger) {
         self.logger = logger
+        (listenRequests, listens) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Whether a client subscribed to the voice assistant now (Home Assistant's satellite).
@@ -45,7 +51,7 @@ public actor ESPHomeVoiceSatellite {
     /// The client let go of the voice assistant or left: a run with it fails.
     func disconnected(peer: Int) {
         if subscriber?.peer == peer { subscriber = nil }
-        if playingFor == peer { playingFor = nil }
+        if playingFor?.peer == peer { playingFor = nil }
         if let current = run, current.peer == peer { end(current, throwing: .disconnected) }
     }
 
@@ -67,7 +73,7 @@ public actor ESPHomeVoiceSatellite {
             case .reply(let reply):
                 if let id = reply.conversationID { conversationID = id }
                 run = nil
-                playingFor = peer
+                playingFor = (peer, reply.continueConversation)
                 current.reply.yield(reply)
                 current.reply.finish()
             case .fail(let reason):
@@ -129,12 +135,30 @@ public actor ESPHomeVoiceSatellite {
         throw ESPHomeSatelliteError.cancelled
     }
 
-    /// The reply played to its end: HA's satellite leaves its "responding" state.
+    /// The reply played to its end: HA's satellite leaves its "responding" state, and when HA
+    /// continues the conversation the assistant listens again at once.
     func replyPlayed() {
-        guard let peer = playingFor else { return }
+        guard let playing = playingFor else { return }
         playingFor = nil
+        announceFinished(to: playing.peer, success: true)
+        if playing.continueConversation, subscriber?.peer == playing.peer {
+            logger.info("esphome: Home Assistant continues the conversation: listening without the wake word")
+            listens.yield()
+        }
+    }
+
+    /// HA's TTS could not be played: said in the log, and HA told the reply is over
+    /// (AnnounceFinished(success=false)), so its satellite does not stay "responding".
+    func replyUnplayable(_ error: any Error) {
+        logger.warning("esphome: Home Assistant's TTS audio cannot be played: \(error)")
+        guard let playing = playingFor else { return }
+        playingFor = nil
+        announceFinished(to: playing.peer, success: false)
+    }
+
+    private func announceFinished(to peer: Int, success: Bool) {
         var finished = ESPHomeVoiceAssistantAnnounceFinished()
-        finished.success = true
+        finished.success = success
         guard let subscriber, subscriber.peer == peer, let frame = try? finished.frame() else { return }
         subscriber.push(frame)
     }
