@@ -138,6 +138,35 @@ extension DaemonSuites {
             #expect(log.contains("Home Assistant's pipeline failed: stt-no-text-recognized: No text recognized"), "\(log)")
         }
 
+        @Test("Home Assistant's timers over the ESPHome API: started, paused, cancelled and finished ones reach /api/status and glasses-audio status, on the same board as Wyoming's")
+        func timersFromHomeAssistant() async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"), arguments: ["--esphome-key", "none"])
+            let sent = try await summary(try peer("ha_timers.py", ["127.0.0.1", "\(try esphomePort(daemon))"]))
+            #expect(sent["error"] == nil, "\(sent)")
+            #expect((sent["sent"] as? [String])?.count == 7, "\(sent)")
+            let cli = Run.productPath("glasses-audio")
+            let status = try await offCooperativePool {
+                try Run.command(cli, ["status", "--url", daemon.baseURL, "--data-dir", daemon.dataDirectory])
+            }
+            let json = try await daemon.request("GET", "/api/status")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            let timers = try #require(json.json["timers"] as? [[String: Any]], "\(json.body)")
+            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea", "toast"])
+            #expect(timers.map { $0["total_seconds"] as? Int } == [300, 120, 60])
+            let pastaLeft = try #require(timers[0]["seconds_left"] as? Int)
+            #expect(pastaLeft > 0 && pastaLeft <= 300)  // running: it counts down from 300
+            #expect(timers.map { $0["active"] as? Bool } == [true, false, false])
+            #expect(timers[1]["seconds_left"] as? Int == 100)  // paused with 100 s left
+            #expect(timers.map { $0["finished"] as? Bool } == [false, false, true])
+            #expect(status.stdout.contains("tea: 1:40 left of 2:00, paused"), "\(status.stdout)")
+            #expect(status.stdout.contains("toast: finished, ringing"), "\(status.stdout)")
+            #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
+            #expect(stopped.stderr.contains("timer t2 'tea' voiceAssistantTimerUpdated, 100 s of 120 s left, not running"), "\(stopped.stderr)")
+        }
+
         @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")
         func badInput() async throws {
             let directory = TemporaryDirectory()

@@ -71,5 +71,9 @@ struct ESPHomeVoiceRunTests {
         #expect(session.receive(try response.frame()) == [.voice(.response(port: 0, error: true))])
         let end = event(.voiceAssistantSttEnd, ["text": "hi"])
         #expect(session.receive(try end.frame()).contains(.voice(.event(end))))
+        var timer = ESPHomeVoiceAssistantTimerEventResponse()
+        timer.eventType = .voiceAssistantTimerFinished
+        timer.timerID = "t1"
+        #expect(session.receive(try timer.frame()).contains(.voice(.timer(timer))))
     }
 }

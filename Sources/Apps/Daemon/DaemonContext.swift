@@ -80,6 +80,7 @@ public struct DaemonContext: Sendable {
         let assistantSockets = AssistantSocketHub(
             logger: loggers.assistantSocket)
         let esphomeVoice = ESPHomeVoiceSatellite(logger: loggers.esphome)
+        let timers = VoiceTimerBoard(clock: session.clock)
         let assistant: AssistantService
         do {
             assistant = try DaemonAssistant.make(
@@ -95,7 +96,7 @@ public struct DaemonContext: Sendable {
         do {
             esphome = try await ESPHomeAssembly.bind(
                 configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
-                voice: esphomeVoice, logger: loggers.esphome)
+                voice: esphomeVoice, timers: timers, logger: loggers.esphome)
         } catch let error as DaemonError {
             await wyoming.close()
             _ = try? await session.close()
@@ -111,7 +112,7 @@ public struct DaemonContext: Sendable {
             configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
-            esphome: esphome, assistantSockets: assistantSockets, timers: VoiceTimerBoard(clock: session.clock), dataFolder: dataFolder,
+            esphome: esphome, assistantSockets: assistantSockets, timers: timers, dataFolder: dataFolder,
             wakeEngines: wakeEngines)
     }
 

@@ -111,6 +111,8 @@ struct ESPHomeConnection {
                 } else {
                     await voice.disconnected(peer: peer)
                 }
+            case .voice(.timer(let event)):
+                for change in event.voiceTimerChanges { await controls.timer(change) }
             case .voice(let message):
                 await voice.received(message, from: peer)
             case .close:

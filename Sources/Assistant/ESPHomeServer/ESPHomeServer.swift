@@ -1,3 +1,4 @@
+public import Assistant
 public import ESPHomeAPI
 public import Logging
 import NIOCore
@@ -133,13 +134,16 @@ public struct ESPHomeDeviceControls: Sendable {
     public var setMicrophoneMuted: @Sendable (Bool) async -> Void
     /// Listen now without the wake word (HA continues the conversation).
     public var listen: @Sendable () async -> Void
+    /// A timer HA keeps for the glasses changed (the daemon's ``VoiceTimers`` board).
+    public var timer: @Sendable (VoiceTimers.Change) async -> Void
 
     public init(
         state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void,
-        listen: @escaping @Sendable () async -> Void = {}
+        listen: @escaping @Sendable () async -> Void = {}, timer: @escaping @Sendable (VoiceTimers.Change) async -> Void = { _ in }
     ) {
         self.state = state
         self.setMicrophoneMuted = setMicrophoneMuted
         self.listen = listen
+        self.timer = timer
     }
 }

@@ -10,11 +10,12 @@ import WyomingServer
 /// Binds ESPHome's native API on `bind`:`esphome-port` as the device kept in the data
 /// directory (its MAC-like id made once, so Home Assistant recognises the glasses across
 /// restarts), named after the assistant. "Mute microphone" puts the assistant to sleep (its
-/// route and microphone let go) and wakes it.
+/// route and microphone let go) and wakes it; HA's timers go on the daemon's timer board, as
+/// Wyoming's do.
 enum ESPHomeAssembly {
     static func bind(
         configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState,
-        voice: ESPHomeVoiceSatellite, logger: Logger
+        voice: ESPHomeVoiceSatellite, timers: VoiceTimerBoard, logger: Logger
     ) async throws -> ESPHomeServer {
         let seed = try deviceSeed(in: configuration.dataDirectory)
         let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
@@ -28,7 +29,8 @@ enum ESPHomeAssembly {
             setMicrophoneMuted: { muted in
                 if muted { await assistant.sleep() } else { await assistant.wake() }
             },
-            listen: { assistant.trigger(skipWake: true) })
+            listen: { assistant.trigger(skipWake: true) },
+            timer: { change in timers.apply(change) })
         let key: [UInt8]?
         switch configuration.esphomeKey {
         case .none: key = nil

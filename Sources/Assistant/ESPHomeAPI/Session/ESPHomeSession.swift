@@ -161,7 +161,10 @@ public struct ESPHomeSession: Sendable {
             ]
         case .voiceAssistantTimerEventResponse:
             let event = try ESPHomeVoiceAssistantTimerEventResponse(frame: frame)
-            return [.log(.info, "client \(clientName): timer \(event.timerID) \(event.eventType): timers over the ESPHome API are not kept yet")]
+            return [
+                .log(.info, "client \(clientName): timer \(event.timerID) '\(event.name)' \(event.eventType), \(event.secondsLeft) s of \(event.totalSeconds) s left\(event.isActive ? "" : ", not running")"),
+                .voice(.timer(event)),
+            ]
         case .subscribeLogsRequest:
             return [.log(.debug, "client \(clientName) asked for the device's logs: not offered (they are in the daemon's log)")]
         default:

@@ -64,6 +64,7 @@ public actor ESPHomeVoiceSatellite {
         switch message {
         case .response(let port, let error): actions = current.machine.responded(port: port, error: error)
         case .event(let event): actions = current.machine.received(event)
+        case .timer: return  // the device's timers, not the run's (the connection keeps them)
         }
         run = current
         for action in actions {
