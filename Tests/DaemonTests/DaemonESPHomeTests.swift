@@ -42,7 +42,7 @@ extension DaemonSuites {
             #expect(wakeWords["available"] as? [[String]] == [["hey_glasses", "hey glasses"]], "\(wakeWords)")
             #expect(wakeWords["active"] as? [String] == ["hey_glasses"])
             #expect(wakeWords["max_active"] as? Int == 1)
-            #expect(result["announce_success"] as? Bool == false, "refused at once: announcements are not played yet")
+            #expect(result["announce_success"] as? Bool == false, "its media's server is closed: not played, said at once")
             #expect(result["disconnected"] as? Bool == true)
             // The microphone's mute is the assistant's sleep, as the HTTP API shows it.
             let status = try await daemon.request("GET", "/api/status")
@@ -52,7 +52,7 @@ extension DaemonSuites {
             let stopped = try await daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("esphome: client 1 (") && stopped.stderr.contains("mutes the microphone"), "\(stopped.stderr)")
-            #expect(stopped.stderr.contains("announcements over the ESPHome API are not played yet; refused"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("the announcement's audio cannot be played: http://127.0.0.1:9/none.wav: the request failed"), "\(stopped.stderr)")
             let again = try await DaemonProcess.start(dataDirectory: data, listen: false, arguments: ["--esphome-key", "none"])
             let second = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(try esphomePort(again))"]))
             let secondInfo = try #require(second["device_info"] as? [String: Any], "\(second)")
@@ -165,6 +165,57 @@ extension DaemonSuites {
             #expect(status.stdout.contains("toast: finished, ringing"), "\(status.stdout)")
             #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
             #expect(stopped.stderr.contains("timer t2 'tea' voiceAssistantTimerUpdated, 100 s of 120 s left, not running"), "\(stopped.stderr)")
+        }
+
+        @Test("Home Assistant's announcements over the ESPHome API: the pre-announce sound and the media (from a local HTTP server) heard at the speaker with no profile switch, then AnnounceFinished; with start_conversation on the voice route, then a run without the wake word; media that 404s: AnnounceFinished(success=false) at once")
+        func announcements() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let media = directory.path("media")
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            for (name, seconds, tone) in [("chime.wav", "0.5", "880"), ("message.wav", "2", "440")] {
+                let made = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", media + "/" + name, "synth", seconds, "sine", tone, "vol", "0.5"])
+                #expect(made.status == 0, "\(made.stderr)")
+            }
+            let quiet = directory.path("quiet.wav")
+            _ = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", quiet, "trim", "0", "3"])
+            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", media])
+            defer {
+                server.signal(SIGTERM)
+                _ = server.finish(hangGuard: .seconds(10))
+            }
+            #expect(server.waitForOutput("port "))
+            let mediaPort = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
+            let base = "http://127.0.0.1:\(mediaPort)"
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: true,
+                arguments: ["--esphome-key", "none", "--mic", quiet, "--mic-mode", "loop", "--speaker-out", speaker])
+            let ha = ["127.0.0.1", "\(try esphomePort(daemon))"]
+            // The assistant listens (it holds the glasses' one session) before HA announces.
+            #expect(daemon.child.waitForError("assistant: listening"), "\(daemon.child.stderrSoFar)")
+            let oneWay = try await summary(try peer("ha_announce.py", ha + ["--media", base + "/message.wav", "--preannounce", base + "/chime.wav"]))
+            let conversation = try await summary(try peer("ha_announce.py", ha + ["--media", base + "/message.wav", "--start-conversation"]))
+            let missing = try await summary(try peer("ha_announce.py", ha + ["--media", base + "/missing.wav"]))
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            let log = stopped.stderr
+
+            #expect(oneWay["error"] == nil && oneWay["success"] as? Bool == true, "\(oneWay)")
+            #expect((oneWay["starts"] as? [Any])?.isEmpty == true, "no answer expected: \(oneWay)")
+            // One way: playback alone, on the sink the route engine gives (here the glasses
+            // stay on the voice profile the listening assistant just let go: no switch either
+            // way); a conversation: capture and playback, on the voice route.
+            #expect(log.contains("esphome: announcement on bluez_sink.C0_FF_EE_00_00_02.handsfree_head_unit (no answer expected)"), "\(log)")
+            #expect(log.components(separatedBy: "route: set profile").count == 2, "one switch, to voice for the assistant at start: \(log)")
+            #expect(conversation["error"] == nil && conversation["success"] as? Bool == true, "\(conversation)")
+            #expect(log.contains("C0:FF:EE:00:00:02 on voice: source bluez_source.C0_FF_EE_00_00_02.handsfree_head_unit, sink bluez_sink.C0_FF_EE_00_00_02.handsfree_head_unit (a conversation follows)"), "\(log)")
+            let starts = try #require(conversation["starts"] as? [[String: Any]], "\(conversation)")
+            #expect(starts.first?["wake_word_phrase"] is NSNull, "\(starts)")
+            #expect(log.contains("Home Assistant starts a conversation: listening without the wake word"), "\(log)")
+            #expect(missing["error"] == nil && missing["success"] as? Bool == false, "\(missing)")
+            #expect(log.contains("\(base)/missing.wav: the server answered HTTP 404"), "\(log)")
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 4.5, "the chime and two messages at the speaker; it had \(played.duration) s")
         }
 
         @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")

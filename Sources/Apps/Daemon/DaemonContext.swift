@@ -96,7 +96,7 @@ public struct DaemonContext: Sendable {
         do {
             esphome = try await ESPHomeAssembly.bind(
                 configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
-                voice: esphomeVoice, timers: timers, logger: loggers.esphome)
+                voice: esphomeVoice, timers: timers, routes: routes, logger: loggers.esphome)
         } catch let error as DaemonError {
             await wyoming.close()
             _ = try? await session.close()

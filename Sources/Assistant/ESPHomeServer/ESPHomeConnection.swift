@@ -111,6 +111,11 @@ struct ESPHomeConnection {
                 } else {
                     await voice.disconnected(peer: peer)
                 }
+            case .voice(.announce(let request)):
+                let announcement = ESPHomeAnnouncement(
+                    preannounceURL: request.preannounceMediaID.isEmpty ? nil : request.preannounceMediaID, mediaURL: request.mediaID,
+                    text: request.text, startConversation: request.startConversation)
+                await voice.announce(announcement, from: peer, push: push, play: controls.announce)
             case .voice(.timer(let event)):
                 for change in event.voiceTimerChanges { await controls.timer(change) }
             case .voice(let message):

@@ -136,14 +136,18 @@ public struct ESPHomeDeviceControls: Sendable {
     public var listen: @Sendable () async -> Void
     /// A timer HA keeps for the glasses changed (the daemon's ``VoiceTimers`` board).
     public var timer: @Sendable (VoiceTimers.Change) async -> Void
+    /// Plays an announcement on the glasses; false when it could not be played (said in the log).
+    public var announce: @Sendable (ESPHomeAnnouncement) async -> Bool
 
     public init(
         state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void,
-        listen: @escaping @Sendable () async -> Void = {}, timer: @escaping @Sendable (VoiceTimers.Change) async -> Void = { _ in }
+        listen: @escaping @Sendable () async -> Void = {}, timer: @escaping @Sendable (VoiceTimers.Change) async -> Void = { _ in },
+        announce: @escaping @Sendable (ESPHomeAnnouncement) async -> Bool = { _ in false }
     ) {
         self.state = state
         self.setMicrophoneMuted = setMicrophoneMuted
         self.listen = listen
         self.timer = timer
+        self.announce = announce
     }
 }

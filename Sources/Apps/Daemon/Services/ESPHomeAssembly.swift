@@ -5,6 +5,7 @@ import ESPHomeAPI
 import ESPHomeServer
 import Foundation
 import Logging
+import RouteService
 import WyomingServer
 
 /// Binds ESPHome's native API on `bind`:`esphome-port` as the device kept in the data
@@ -15,8 +16,9 @@ import WyomingServer
 enum ESPHomeAssembly {
     static func bind(
         configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState,
-        voice: ESPHomeVoiceSatellite, timers: VoiceTimerBoard, logger: Logger
+        voice: ESPHomeVoiceSatellite, timers: VoiceTimerBoard, routes: RouteService, logger: Logger
     ) async throws -> ESPHomeServer {
+        let announcements = ESPHomeAnnouncements(routes: routes, assistant: assistant, logger: logger)
         let seed = try deviceSeed(in: configuration.dataDirectory)
         let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
         let controls = ESPHomeDeviceControls(
@@ -30,7 +32,8 @@ enum ESPHomeAssembly {
                 if muted { await assistant.sleep() } else { await assistant.wake() }
             },
             listen: { assistant.trigger(skipWake: true) },
-            timer: { change in timers.apply(change) })
+            timer: { change in timers.apply(change) },
+            announce: { announcement in await announcements.play(announcement) })
         let key: [UInt8]?
         switch configuration.esphomeKey {
         case .none: key = nil

@@ -152,12 +152,11 @@ public struct ESPHomeSession: Sendable {
             let request = try ESPHomeVoiceAssistantSetConfiguration(frame: frame)
             return [.log(.warning, "client \(clientName) chose the wake words \(request.activeWakeWords): choosing them over the ESPHome API is not supported yet; change the wake word in the settings")]
         case .voiceAssistantAnnounceRequest:
-            // Refused at once, so Home Assistant's announce call ends instead of waiting minutes.
-            var finished = ESPHomeVoiceAssistantAnnounceFinished()
-            finished.success = false
+            let request = try ESPHomeVoiceAssistantAnnounceRequest(frame: frame)
+            let what = request.text.isEmpty ? request.mediaID : "'\(request.text)'"
             return [
-                .log(.warning, "client \(clientName) sent an announcement: announcements over the ESPHome API are not played yet; refused"),
-                .send(try finished.frame()),
+                .log(.info, "client \(clientName) announces \(what)\(request.startConversation ? ", then a conversation" : "")"),
+                .voice(.announce(request)),
             ]
         case .voiceAssistantTimerEventResponse:
             let event = try ESPHomeVoiceAssistantTimerEventResponse(frame: frame)

@@ -7,4 +7,6 @@ public enum ESPHomeVoiceMessage: Sendable, Equatable {
     /// `VoiceAssistantTimerEventResponse`: a timer set by voice started, changed, was
     /// cancelled or finished.
     case timer(ESPHomeVoiceAssistantTimerEventResponse)
+    /// `VoiceAssistantAnnounceRequest`: play this, then say so (`AnnounceFinished`).
+    case announce(ESPHomeVoiceAssistantAnnounceRequest)
 }

@@ -29,6 +29,7 @@ public actor ESPHomeVoiceSatellite {
     /// The client whose reply is playing (gets AnnounceFinished when it has played), and
     /// whether HA wants an answer to it (listen again, no wake word).
     private var playingFor: (peer: Int, continueConversation: Bool)?
+    private var announcing = false
     private let listens: AsyncStream<Void>.Continuation
     /// The trigger source: each element asks the assistant to listen now, without the wake
     /// word (HA continues the conversation); the server passes them on while it runs.
@@ -64,7 +65,7 @@ public actor ESPHomeVoiceSatellite {
         switch message {
         case .response(let port, let error): actions = current.machine.responded(port: port, error: error)
         case .event(let event): actions = current.machine.received(event)
-        case .timer: return  // the device's timers, not the run's (the connection keeps them)
+        case .timer, .announce: return  // the connection hands these on (timers, ``announce(_:from:push:play:)``)
         }
         run = current
         for action in actions {
@@ -148,6 +149,43 @@ public actor ESPHomeVoiceSatellite {
         }
     }
 
+    /// Plays HA's announcement apart from the connection (which goes on reading), then tells
+    /// HA (`AnnounceFinished`, success when it played) and, when HA starts a conversation,
+    /// asks the assistant to listen. Refused at once (AnnounceFinished(success=false)), so HA's
+    /// call does not wait minutes, while a command is with HA or another announcement plays.
+    func announce(
+        _ announcement: ESPHomeAnnouncement, from peer: Int, push: @escaping Push,
+        play: @escaping @Sendable (ESPHomeAnnouncement) async -> Bool
+    ) {
+        let busy = run != nil ? "a command is with Home Assistant" : announcing ? "another announcement is playing" : nil
+        if let busy {
+            logger.warning("esphome: client \(peer)'s announcement refused: \(busy)")
+            push(Self.announceFinished(success: false))
+            return
+        }
+        announcing = true
+        Task {
+            let played = await play(announcement)
+            self.announced(announcement, played: played, from: peer, push: push)
+        }
+    }
+
+    private func announced(_ announcement: ESPHomeAnnouncement, played: Bool, from peer: Int, push: Push) {
+        announcing = false
+        push(Self.announceFinished(success: played))
+        logger.info("esphome: client \(peer)'s announcement \(played ? "played" : "not played")")
+        if played, announcement.startConversation {
+            logger.info("esphome: Home Assistant starts a conversation: listening without the wake word")
+            listens.yield()
+        }
+    }
+
+    private static func announceFinished(success: Bool) -> ESPHomeFrame {
+        var finished = ESPHomeVoiceAssistantAnnounceFinished()
+        finished.success = success
+        return (try? finished.frame()) ?? ESPHomeFrame(.voiceAssistantAnnounceFinished)
+    }
+
     /// HA's TTS could not be played: said in the log, and HA told the reply is over
     /// (AnnounceFinished(success=false)), so its satellite does not stay "responding".
     func replyUnplayable(_ error: any Error) {
@@ -158,10 +196,8 @@ public actor ESPHomeVoiceSatellite {
     }
 
     private func announceFinished(to peer: Int, success: Bool) {
-        var finished = ESPHomeVoiceAssistantAnnounceFinished()
-        finished.success = success
-        guard let subscriber, subscriber.peer == peer, let frame = try? finished.frame() else { return }
-        subscriber.push(frame)
+        guard let subscriber, subscriber.peer == peer else { return }
+        subscriber.push(Self.announceFinished(success: success))
     }
 
     private func end(_ current: Run, throwing error: ESPHomeSatelliteError) {
