@@ -16,14 +16,14 @@ func shim(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
 /// its protocols, the apps, the tools. This table is the one place that says where a module sits.
 let layers: [String: [String]] = [
     "C": [
-        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFlite", "CMalloc", "CPrctl", "COpus", "CPocketSphinx", "CPulse", "CSBC",
+        "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFLAC", "CFlite", "CMalloc", "CPrctl", "COpus", "CPocketSphinx", "CPulse", "CSBC",
         "CSoxr", "CSpeexDSP", "CWebRTCAudioProcessing", "BlueALSAHCIShim",
     ],
     "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "CommandClassifier", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
     "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
-        "ESPHomeAPI", "ESPHomeServer",
+        "ESPHomeAPI", "ESPHomeServer", "RemoteAudio",
     ],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // Home Assistant's TTS audio and announcements fetched from their URLs (ESPHome API).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // libpulse.pc adds -D_REENTRANT/-pthread, which SwiftPM refuses; its headers need no flags.
@@ -80,6 +82,7 @@ let package = Package(
         shim("CMalloc", pkgConfig: nil, apt: ["libc6-dev"]),
         shim("CPrctl", pkgConfig: nil, apt: ["libc6-dev"]),
         shim("CFlite", pkgConfig: nil, apt: ["flite1-dev"]),
+        shim("CFLAC", pkgConfig: "flac", apt: ["libflac-dev"]),
         // C++ underneath: a C header and a .cpp of a few lines (Debian's webrtc-audio-processing 0.3;
         // its .pc's -D flags are repeated here, as a system library target cannot compile C++).
         .target(
@@ -322,10 +325,22 @@ let package = Package(
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestKit"], swiftSettings: strict),
+        // Audio fetched from a URL and decoded (WAV, FLAC through libFLAC): Home Assistant's TTS
+        // and announcements.
+        .target(
+            name: "RemoteAudio",
+            dependencies: [
+                "AudioCore", "CFLAC",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "RemoteAudioTests", dependencies: ["RemoteAudio", "AudioCore", "TestKit"], swiftSettings: strict),
         .target(
             name: "ESPHomeServer",
             dependencies: [
-                "ESPHomeAPI",
+                "ESPHomeAPI", "Assistant", "AudioCore", "RemoteAudio",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

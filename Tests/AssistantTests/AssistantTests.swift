@@ -108,6 +108,16 @@ struct AssistantTests {
         #expect(machine.phase == .capturing)
     }
 
+    @Test("a trigger without the wake word while the route opens for listening: the command is captured once it is ready")
+    func triggerWhileOpening() {
+        var machine = Assistant(configuration: .init(policy: .voiceFirst))
+        _ = machine.handle(.trigger(skipWake: false), at: .zero)
+        #expect(machine.handle(.trigger(skipWake: true), at: .zero).isEmpty)
+        let ready = machine.handle(.routeReady(route), at: .zero)
+        #expect(ready.contains(.startCommand))
+        #expect(machine.phase == .capturing)
+    }
+
     @Test("barge-in: the wake word during the reply cancels it and captures a new command")
     func bargeIn() {
         var machine = Assistant(configuration: .init(policy: .voiceFirst))

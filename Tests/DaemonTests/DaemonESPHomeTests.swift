@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Testing
 import TestKit
@@ -41,7 +42,7 @@ extension DaemonSuites {
             #expect(wakeWords["available"] as? [[String]] == [["hey_glasses", "hey glasses"]], "\(wakeWords)")
             #expect(wakeWords["active"] as? [String] == ["hey_glasses"])
             #expect(wakeWords["max_active"] as? Int == 1)
-            #expect(result["announce_success"] as? Bool == false, "refused at once: announcements are not played yet")
+            #expect(result["announce_success"] as? Bool == false, "its media's server is closed: not played, said at once")
             #expect(result["disconnected"] as? Bool == true)
             // The microphone's mute is the assistant's sleep, as the HTTP API shows it.
             let status = try await daemon.request("GET", "/api/status")
@@ -51,13 +52,170 @@ extension DaemonSuites {
             let stopped = try await daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("esphome: client 1 (") && stopped.stderr.contains("mutes the microphone"), "\(stopped.stderr)")
-            #expect(stopped.stderr.contains("announcements over the ESPHome API are not played yet; refused"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("the announcement's audio cannot be played: http://127.0.0.1:9/none.wav: the request failed"), "\(stopped.stderr)")
             let again = try await DaemonProcess.start(dataDirectory: data, listen: false, arguments: ["--esphome-key", "none"])
             let second = try await summary(try peer("ha_client.py", ["127.0.0.1", "\(try esphomePort(again))"]))
             let secondInfo = try #require(second["device_info"] as? [String: Any], "\(second)")
             #expect(secondInfo["name"] as? String == name)
             #expect(secondInfo["mac_address"] as? String == mac)
             _ = try await again.stop()
+        }
+
+        @Test(
+            "Home Assistant's pipeline over the ESPHome API (encrypted, no backend flag): the wake phrase on the simulated mic starts a run, the mic streams to HA as it is captured, HA's TTS WAV (from a local HTTP server) is heard at the speaker and AnnounceFinished sent; continue_conversation listens again without the wake word; a TTS URL that 404s and an ERROR run take the assistant's error path, the next command served after each"
+        )
+        func voiceRun() async throws {
+            let directory = TemporaryDirectory()
+            let data = directory.path("data")
+            let speaker = directory.path("speaker.wav")
+            let media = directory.path("media")
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            // HA's TTS: 3 s of a 440 Hz tone at 22050 Hz (espeak's "It is noon." lasts about 1 s).
+            let sox = try Run.command("sox", ["-n", "-r", "22050", "-b", "16", "-c", "1", media + "/reply.wav", "synth", "3", "sine", "440", "vol", "0.5"])
+            #expect(sox.status == 0, "\(sox.stderr)")
+            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", media])
+            defer {
+                server.signal(SIGTERM)
+                _ = server.finish(hangGuard: .seconds(10))
+            }
+            #expect(server.waitForOutput("port "))
+            let mediaPort = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
+            let base = "http://127.0.0.1:\(mediaPort)"
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: data, listen: true,
+                arguments: [
+                    "--policy", "voiceFirst", "--mic", PythonPeers.root + "/samples/hey-glasses-what-time.wav", "--mic-mode", "loop",
+                    "--speaker-out", speaker,
+                ])
+            let port = try esphomePort(daemon)
+            let key = try String(contentsOfFile: data + "/esphome_key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let ha = ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90"]
+            let result = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/reply.wav", "--continue"]))
+            let missing = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/missing.wav"]))
+            let failed = try await summary(try peer("ha_voice.py", ha + ["--error", "stt-no-text-recognized"]))
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(result["error"] == nil && result["timed_out"] == nil, "\(result)")
+            let starts = try #require(result["starts"] as? [[String: Any]], "\(result)")
+            #expect(starts.first?["wake_word_phrase"] as? String == "hey glasses", "\(starts)")
+            #expect(starts.first?["conversation_id"] as? String == "", "\(starts)")
+            let runs = try #require(result["runs"] as? [[String: Any]])
+            #expect(runs.first?["abort"] as? Bool == false, "the glasses' capture ended the audio (end=true): \(runs)")
+            // The command as 16 kHz s16 mono in ESPHome's 1024-byte frames, streamed as it was
+            // captured: its chunks spread over the command, the first long before its end.
+            let seconds = try #require(result["audio_seconds"] as? Double, "\(result)")
+            #expect(seconds > 0.5 && seconds < 12, "\(result)")
+            #expect((result["chunk_sizes"] as? [Int])?.max() == 1024, "\(result)")
+            let spread = try #require(result["chunk_spread"] as? Double)
+            #expect(spread > seconds * 0.5, "a burst after capture would arrive at once: \(spread) s for \(seconds) s of audio")
+            #expect((result["first_chunk_before_stop"] as? Double ?? 0) > seconds * 0.5, "\(result)")
+            #expect(result["chunks_after_stop"] as? Int == 0, "\(result)")
+            // The reply played, then HA heard so; HA asked for an answer: a second run without
+            // the wake word, in HA's conversation, served the same way.
+            let finished = try #require(result["announce_finished"] as? [[String: Any]])
+            #expect(finished.map { $0["success"] as? Bool } == [true, true], "\(result)")
+            #expect(starts.count == 2, "\(starts)")
+            #expect(starts.last?["wake_word_phrase"] is NSNull, "\(starts)")
+            #expect(starts.last?["conversation_id"] as? String == "conversation-1", "\(starts)")
+            #expect(runs.count == 2 && runs.last?["abort"] as? Bool == false, "\(runs)")
+            #expect(result["disconnected"] as? Bool == true)
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 6.0, "HA's 3 s WAV twice at the speaker; it had \(played.duration) s")
+            let log = stopped.stderr
+            #expect(log.contains("streamed to Home Assistant's pipeline"), "\(log)")
+            #expect(log.contains("transcript: what time is it"), "\(log)")
+            #expect(log.contains("Home Assistant continues the conversation: listening without the wake word"), "\(log)")
+
+            // A TTS URL that 404s: said in the log, the assistant's error reply, HA told the
+            // reply is over (success false); then an ERROR run: the error path, no AnnounceFinished.
+            #expect(missing["error"] == nil && missing["timed_out"] == nil, "\(missing)")
+            #expect((missing["announce_finished"] as? [[String: Any]])?.map { $0["success"] as? Bool } == [false], "\(missing)")
+            #expect(log.contains("Home Assistant's TTS audio cannot be played: \(base)/missing.wav: the server answered HTTP 404"), "\(log)")
+            #expect(failed["error"] == nil && failed["timed_out"] == nil, "\(failed)")
+            #expect((failed["starts"] as? [Any])?.count == 1, "\(failed)")
+            #expect((failed["announce_finished"] as? [Any])?.isEmpty == true, "\(failed)")
+            #expect(log.contains("Home Assistant's pipeline failed: stt-no-text-recognized: No text recognized"), "\(log)")
+        }
+
+        @Test("Home Assistant's timers over the ESPHome API: started, paused, cancelled and finished ones reach /api/status and glasses-audio status, on the same board as Wyoming's")
+        func timersFromHomeAssistant() async throws {
+            let directory = TemporaryDirectory()
+            let daemon = try await DaemonProcess.start(dataDirectory: directory.path("data"), arguments: ["--esphome-key", "none"])
+            let sent = try await summary(try peer("ha_timers.py", ["127.0.0.1", "\(try esphomePort(daemon))"]))
+            #expect(sent["error"] == nil, "\(sent)")
+            #expect((sent["sent"] as? [String])?.count == 7, "\(sent)")
+            let cli = Run.productPath("glasses-audio")
+            let status = try await offCooperativePool {
+                try Run.command(cli, ["status", "--url", daemon.baseURL, "--data-dir", daemon.dataDirectory])
+            }
+            let json = try await daemon.request("GET", "/api/status")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            let timers = try #require(json.json["timers"] as? [[String: Any]], "\(json.body)")
+            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea", "toast"])
+            #expect(timers.map { $0["total_seconds"] as? Int } == [300, 120, 60])
+            let pastaLeft = try #require(timers[0]["seconds_left"] as? Int)
+            #expect(pastaLeft > 0 && pastaLeft <= 300)  // running: it counts down from 300
+            #expect(timers.map { $0["active"] as? Bool } == [true, false, false])
+            #expect(timers[1]["seconds_left"] as? Int == 100)  // paused with 100 s left
+            #expect(timers.map { $0["finished"] as? Bool } == [false, false, true])
+            #expect(status.stdout.contains("tea: 1:40 left of 2:00, paused"), "\(status.stdout)")
+            #expect(status.stdout.contains("toast: finished, ringing"), "\(status.stdout)")
+            #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
+            #expect(stopped.stderr.contains("timer t2 'tea' voiceAssistantTimerUpdated, 100 s of 120 s left, not running"), "\(stopped.stderr)")
+        }
+
+        @Test("Home Assistant's announcements over the ESPHome API: the pre-announce sound and the media (from a local HTTP server) heard at the speaker with no profile switch, then AnnounceFinished; with start_conversation on the voice route, then a run without the wake word; media that 404s: AnnounceFinished(success=false) at once")
+        func announcements() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let media = directory.path("media")
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            for (name, seconds, tone) in [("chime.wav", "0.5", "880"), ("message.wav", "2", "440")] {
+                let made = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", media + "/" + name, "synth", seconds, "sine", tone, "vol", "0.5"])
+                #expect(made.status == 0, "\(made.stderr)")
+            }
+            let quiet = directory.path("quiet.wav")
+            _ = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", quiet, "trim", "0", "3"])
+            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", media])
+            defer {
+                server.signal(SIGTERM)
+                _ = server.finish(hangGuard: .seconds(10))
+            }
+            #expect(server.waitForOutput("port "))
+            let mediaPort = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
+            let base = "http://127.0.0.1:\(mediaPort)"
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: true,
+                arguments: ["--esphome-key", "none", "--mic", quiet, "--mic-mode", "loop", "--speaker-out", speaker])
+            let ha = ["127.0.0.1", "\(try esphomePort(daemon))"]
+            // The assistant listens (it holds the glasses' one session) before HA announces.
+            #expect(daemon.child.waitForError("assistant: listening"), "\(daemon.child.stderrSoFar)")
+            let oneWay = try await summary(try peer("ha_announce.py", ha + ["--media", base + "/message.wav", "--preannounce", base + "/chime.wav"]))
+            let conversation = try await summary(try peer("ha_announce.py", ha + ["--media", base + "/message.wav", "--start-conversation"]))
+            let missing = try await summary(try peer("ha_announce.py", ha + ["--media", base + "/missing.wav"]))
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            let log = stopped.stderr
+
+            #expect(oneWay["error"] == nil && oneWay["success"] as? Bool == true, "\(oneWay)")
+            #expect((oneWay["starts"] as? [Any])?.isEmpty == true, "no answer expected: \(oneWay)")
+            // One way: playback alone, on the sink the route engine gives (here the glasses
+            // stay on the voice profile the listening assistant just let go: no switch either
+            // way); a conversation: capture and playback, on the voice route.
+            #expect(log.contains("esphome: announcement on bluez_sink.C0_FF_EE_00_00_02.handsfree_head_unit (no answer expected)"), "\(log)")
+            #expect(log.components(separatedBy: "route: set profile").count == 2, "one switch, to voice for the assistant at start: \(log)")
+            #expect(conversation["error"] == nil && conversation["success"] as? Bool == true, "\(conversation)")
+            #expect(log.contains("C0:FF:EE:00:00:02 on voice: source bluez_source.C0_FF_EE_00_00_02.handsfree_head_unit, sink bluez_sink.C0_FF_EE_00_00_02.handsfree_head_unit (a conversation follows)"), "\(log)")
+            let starts = try #require(conversation["starts"] as? [[String: Any]], "\(conversation)")
+            #expect(starts.first?["wake_word_phrase"] is NSNull, "\(starts)")
+            #expect(log.contains("Home Assistant starts a conversation: listening without the wake word"), "\(log)")
+            #expect(missing["error"] == nil && missing["success"] as? Bool == false, "\(missing)")
+            #expect(log.contains("\(base)/missing.wav: the server answered HTTP 404"), "\(log)")
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 4.5, "the chime and two messages at the speaker; it had \(played.duration) s")
         }
 
         @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")

@@ -165,14 +165,14 @@ struct ESPHomeSessionTests {
         #expect(configuration.maxActiveWakeWords == 1)
     }
 
-    @Test func anAnnouncementIsRefusedAtOnceSoHomeAssistantDoesNotWait() throws {
+    @Test func anAnnouncementGoesToTheVoiceSide() throws {
         var session = try connected()
         var announce = ESPHomeVoiceAssistantAnnounceRequest()
         announce.mediaID = "http://ha/tts.flac"
+        announce.startConversation = true
         let actions = session.receive(try announce.frame())
-        let frames = sent(actions)
-        #expect(frames.map(\.type) == [.voiceAssistantAnnounceFinished])
-        #expect(try ESPHomeVoiceAssistantAnnounceFinished(frame: frames[0]).success == false)
+        #expect(sent(actions).isEmpty, "AnnounceFinished comes when it has been played")
+        #expect(actions.contains(.voice(.announce(announce))))
         #expect(!actions.contains(.close))
     }
 

@@ -71,7 +71,7 @@ async def main() -> int:
         result["states"] = states
 
         # What HA's assist satellite does at setup: subscribe to the voice assistant, read the
-        # wake-word configuration; then an announcement (refused at once for now).
+        # wake-word configuration; then an announcement whose media server is closed (not played, said at once).
         async def handle_start(conversation_id, flags, audio_settings, wake_word_phrase):
             return 0
 

@@ -79,12 +79,13 @@ public struct DaemonContext: Sendable {
         }
         let assistantSockets = AssistantSocketHub(
             logger: loggers.assistantSocket)
-        let assistant: AssistantService
+        let esphomeVoice = ESPHomeVoiceSatellite(logger: loggers.esphome)
         let timers = VoiceTimerBoard(clock: session.clock)
+        let assistant: AssistantService
         do {
             assistant = try DaemonAssistant.make(
                 routes: routes, state: assistantState, configuration: configuration,
-                store: store, wyoming: wyoming, sockets: assistantSockets, engines: wakeEngines, timers: timers,
+                store: store, wyoming: wyoming, esphome: esphomeVoice, sockets: assistantSockets, engines: wakeEngines, timers: timers,
                 logger: loggers.assistant)
         } catch {
             await wyoming.close()
@@ -95,7 +96,7 @@ public struct DaemonContext: Sendable {
         do {
             esphome = try await ESPHomeAssembly.bind(
                 configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
-                logger: loggers.esphome)
+                voice: esphomeVoice, timers: timers, logger: loggers.esphome)
         } catch let error as DaemonError {
             await wyoming.close()
             _ = try? await session.close()

@@ -138,7 +138,11 @@ public struct Assistant: Sendable {
 
     private mutating func trigger(_ skip: Bool, _ out: inout [AssistantAction]) {
         switch phase {
-        case .asleep, .opening, .capturing, .thinking:
+        case .opening:
+            // Push-to-talk (or Home Assistant asking for an answer) while the route opens: the
+            // command is captured as soon as it is ready, without the wake word.
+            if skip { skipWake = true }
+        case .asleep, .capturing, .thinking:
             return
         case .idle:
             skipWake = skip

@@ -43,3 +43,7 @@ extension ESPHomeVoiceAssistantSetConfiguration: ESPHomeMessage { public static 
 extension ESPHomeVoiceAssistantAnnounceRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantAnnounceRequest } }
 extension ESPHomeVoiceAssistantAnnounceFinished: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantAnnounceFinished } }
 extension ESPHomeVoiceAssistantTimerEventResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantTimerEventResponse } }
+extension ESPHomeVoiceAssistantRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantRequest } }
+extension ESPHomeVoiceAssistantResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantResponse } }
+extension ESPHomeVoiceAssistantEventResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantEventResponse } }
+extension ESPHomeVoiceAssistantAudio: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantAudio } }

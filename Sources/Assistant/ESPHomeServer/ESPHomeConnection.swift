@@ -13,18 +13,42 @@ struct ESPHomeConnection {
     let address: String
     var session: ESPHomeSession
     let controls: ESPHomeDeviceControls
+    let voice: ESPHomeVoiceSatellite
+    /// Queues a frame for this connection from elsewhere (the voice side's requests and audio).
+    let push: @Sendable (ESPHomeFrame) -> Void
     let logger: Logger
     private var decoder = ESPHomePlaintextDecoder(maximumBodyLength: ESPHomeServer.maximumBodyLength)
     /// The encrypted transport, when the server has a key (then plaintext clients are refused).
     private var noise: ESPHomeNoiseTransport?
 
-    init(peer: Int, address: String, session: ESPHomeSession, noise: ESPHomeNoiseTransport?, controls: ESPHomeDeviceControls, logger: Logger) {
+    init(
+        peer: Int, address: String, session: ESPHomeSession, noise: ESPHomeNoiseTransport?, controls: ESPHomeDeviceControls,
+        voice: ESPHomeVoiceSatellite, push: @escaping @Sendable (ESPHomeFrame) -> Void, logger: Logger
+    ) {
         self.peer = peer
         self.address = address
         self.session = session
         self.noise = noise
         self.controls = controls
+        self.voice = voice
+        self.push = push
         self.logger = logger
+    }
+
+    /// What reaches the connection: the client's bytes, or a frame the voice side sends.
+    enum Input: Sendable {
+        case bytes([UInt8])
+        case push(ESPHomeFrame)
+    }
+
+    mutating func received(_ input: Input) async -> Reply {
+        switch input {
+        case .bytes(let bytes): return await received(bytes)
+        case .push(let frame):
+            var reply = Reply()
+            await carryOut([.send(frame)], into: &reply)
+            return reply
+        }
     }
 
     mutating func received(_ bytes: [UInt8]) async -> Reply {
@@ -81,6 +105,21 @@ struct ESPHomeConnection {
                 await controls.setMicrophoneMuted(muted)
                 let pushed = session.update(await controls.state())
                 await carryOut(pushed, into: &reply)
+            case .voiceSubscribed(let subscribed):
+                if subscribed {
+                    await voice.subscribed(peer: peer, push: push)
+                } else {
+                    await voice.disconnected(peer: peer)
+                }
+            case .voice(.announce(let request)):
+                let announcement = ESPHomeAnnouncement(
+                    preannounceURL: request.preannounceMediaID.isEmpty ? nil : request.preannounceMediaID, mediaURL: request.mediaID,
+                    text: request.text, startConversation: request.startConversation)
+                await voice.announce(announcement, from: peer, push: push, play: controls.announce)
+            case .voice(.timer(let event)):
+                for change in event.voiceTimerChanges { await controls.timer(change) }
+            case .voice(let message):
+                await voice.received(message, from: peer)
             case .close:
                 reply.close = true
             }

@@ -1,3 +1,4 @@
+public import Assistant
 public import ESPHomeAPI
 public import Logging
 import NIOCore
@@ -10,7 +11,7 @@ import Synchronization
 /// ``ESPHomeSession``: a client that sends something broken is told (when ESPHome tells) and
 /// loses only its own connection; the next client is served. With a key every client must
 /// speak ESPHome's Noise encryption (as an ESPHome device with `api: encryption: key:`);
-/// without one, plaintext. Bind with ``bind(host:port:device:encryptionKey:controls:logger:)``,
+/// without one, plaintext. Bind with ``bind(host:port:device:encryptionKey:controls:voice:logger:)``,
 /// then run it as a `Service`.
 public final class ESPHomeServer: Service, Sendable {
     /// Largest frame body accepted: aioesphomeapi's own limit for a frame.
@@ -25,24 +26,28 @@ public final class ESPHomeServer: Service, Sendable {
     /// Whether clients must speak Noise (a key is set).
     public var isEncrypted: Bool { encryptionKey != nil }
     private let controls: ESPHomeDeviceControls
+    /// Home Assistant's voice pipeline, through the client that subscribed to it.
+    public let voice: ESPHomeVoiceSatellite
     private let logger: Logger
     private let peers = Mutex(0)
 
     private init(
         listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int, device: ESPHomeDevice,
-        encryptionKey: [UInt8]?, controls: ESPHomeDeviceControls, logger: Logger
+        encryptionKey: [UInt8]?, controls: ESPHomeDeviceControls, voice: ESPHomeVoiceSatellite, logger: Logger
     ) {
         self.listener = listener
         self.port = port
         self.device = device
         self.encryptionKey = encryptionKey
         self.controls = controls
+        self.voice = voice
         self.logger = logger
     }
 
     /// Binds the port now (so a taken port fails at start, before anything else runs).
     public static func bind(
-        host: String, port: Int, device: ESPHomeDevice, encryptionKey: [UInt8]?, controls: ESPHomeDeviceControls, logger: Logger
+        host: String, port: Int, device: ESPHomeDevice, encryptionKey: [UInt8]?, controls: ESPHomeDeviceControls,
+        voice: ESPHomeVoiceSatellite, logger: Logger
     ) async throws -> ESPHomeServer {
         precondition(encryptionKey == nil || encryptionKey?.count == 32, "ESPHome's encryption key has 32 bytes")
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -58,7 +63,7 @@ public final class ESPHomeServer: Service, Sendable {
         let mode = encryptionKey == nil ? "plaintext" : "encrypted, Noise_NNpsk0_25519_ChaChaPoly_SHA256"
         logger.info("esphome: listening on \(host):\(bound) (\(mode)) as \(device.name), MAC \(device.macAddress)")
         return ESPHomeServer(
-            listener: listener, port: bound, device: device, encryptionKey: encryptionKey, controls: controls, logger: logger)
+            listener: listener, port: bound, device: device, encryptionKey: encryptionKey, controls: controls, voice: voice, logger: logger)
     }
 
     /// Closes the listener of a server that will not run; after ``run()`` it is closed already.
@@ -72,6 +77,10 @@ public final class ESPHomeServer: Service, Sendable {
             try await cancelWhenGracefulShutdown {
                 try await self.listener.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { group in
+                        group.addTask {
+                            for await _ in self.voice.listenRequests { await self.controls.listen() }
+                        }
+                        defer { group.cancelAll() }
                         for try await connection in inbound {
                             let peer = self.peers.withLock {
                                 $0 += 1
@@ -92,19 +101,31 @@ public final class ESPHomeServer: Service, Sendable {
         logger.debug("esphome: client \(peer) connected from \(address)")
         do {
             try await channel.executeThenClose { inbound, outbound in
+                // One place owns the connection (and so the Noise cipher's order): the client's
+                // bytes and the frames the voice side sends of its own, merged into one stream.
+                let (inputs, input) = AsyncStream.makeStream(of: ESPHomeConnection.Input.self)
                 var connection = ESPHomeConnection(
                     peer: peer, address: address,
                     session: ESPHomeSession(device: device, encrypted: encryptionKey != nil, state: await controls.state()),
-                    noise: encryptionKey.map { ESPHomeNoiseTransport(psk: $0, device: device) }, controls: controls, logger: logger)
-                for try await buffer in inbound {
-                    let reply = await connection.received(Array(buffer.readableBytesView))
-                    if !reply.bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: reply.bytes)) }
-                    if reply.close { return }
+                    noise: encryptionKey.map { ESPHomeNoiseTransport(psk: $0, device: device) }, controls: controls, voice: voice,
+                    push: { frame in input.yield(.push(frame)) }, logger: logger)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        defer { input.finish() }
+                        for try await buffer in inbound { input.yield(.bytes(Array(buffer.readableBytesView))) }
+                    }
+                    for await item in inputs {
+                        let reply = await connection.received(item)
+                        if !reply.bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: reply.bytes)) }
+                        if reply.close { break }
+                    }
+                    group.cancelAll()
                 }
             }
         } catch {
             logger.debug("esphome: client \(peer): \(error)")
         }
+        await voice.disconnected(peer: peer)
         logger.debug("esphome: client \(peer) disconnected")
     }
 }
@@ -113,11 +134,22 @@ public final class ESPHomeServer: Service, Sendable {
 public struct ESPHomeDeviceControls: Sendable {
     public var state: @Sendable () async -> ESPHomeDeviceState
     public var setMicrophoneMuted: @Sendable (Bool) async -> Void
+    /// Listen now without the wake word (HA continues the conversation).
+    public var listen: @Sendable () async -> Void
+    /// A timer HA keeps for the glasses changed (the daemon's ``VoiceTimers`` board).
+    public var timer: @Sendable (VoiceTimers.Change) async -> Void
+    /// Plays an announcement on the glasses; false when it could not be played (said in the log).
+    public var announce: @Sendable (ESPHomeAnnouncement) async -> Bool
 
     public init(
-        state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void
+        state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void,
+        listen: @escaping @Sendable () async -> Void = {}, timer: @escaping @Sendable (VoiceTimers.Change) async -> Void = { _ in },
+        announce: @escaping @Sendable (ESPHomeAnnouncement) async -> Bool = { _ in false }
     ) {
         self.state = state
         self.setMicrophoneMuted = setMicrophoneMuted
+        self.listen = listen
+        self.timer = timer
+        self.announce = announce
     }
 }

@@ -10,6 +10,7 @@ import RouteService
 import Store
 import WakeRuntime
 import WyomingServer
+import ESPHomeServer
 
 /// The daemon's assistant, put together by ``AssistantAssembly``: the backend its configuration
 /// names, every round trip kept in `DATA_DIR/commands` and the conversation store, espeak-ng
@@ -23,15 +24,16 @@ import WyomingServer
 /// on the timer board rings on the glasses.
 enum DaemonAssistant {
     static func make(
-        routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer,
+        routes: RouteService, state: AssistantState, configuration: DaemonConfiguration, store: Store, wyoming: WyomingServer, esphome: ESPHomeVoiceSatellite,
         sockets: AssistantSocketHub, engines: WakeEngines, timers: VoiceTimerBoard, logger: Logger
     ) throws -> AssistantService {
         let backend: any AssistantBackend
         switch configuration.assistantBackend {
         case .auto:
-            let (satellite, hub) = (wyoming.satellite, sockets)
+            let (satellite, hub, voice) = (wyoming.satellite, sockets, esphome)
             backend = FirstConnectedBackend(
                 [
+                    .init(ESPHomeSatelliteBackend(satellite: voice), isConnected: { await voice.isConnected }),
                     .init(WyomingSatelliteBackend(link: satellite), isConnected: { await satellite.isConnected }),
                     .init(WebSocketAssistantBackend(hub: sockets), isConnected: { await hub.connectedCount > 0 }),
                 ],
@@ -40,7 +42,7 @@ enum DaemonAssistant {
         case .homeAssistant: backend = WyomingSatelliteBackend(link: wyoming.satellite)
         case .websocket: backend = WebSocketAssistantBackend(hub: sockets)
         }
-        logger.info("assistant backend: \(configuration.assistantBackend.rawValue)\(configuration.assistantBackend == .auto ? " (Home Assistant when it runs the Wyoming satellite, else a custom backend on /api/assistant, else the local grammar)" : "")")
+        logger.info("assistant backend: \(configuration.assistantBackend.rawValue)\(configuration.assistantBackend == .auto ? " (Home Assistant when it subscribed to the voice assistant over the ESPHome API or runs the Wyoming satellite, else a custom backend on /api/assistant, else the local grammar)" : "")")
         let folder = "commands"
         let assembly = AssistantAssembly(
             backend: backend, history: CommandHistory(directory: (configuration.dataDirectory as NSString).appendingPathComponent(folder)),

@@ -10,11 +10,14 @@ import WyomingServer
 /// Binds ESPHome's native API on `bind`:`esphome-port` as the device kept in the data
 /// directory (its MAC-like id made once, so Home Assistant recognises the glasses across
 /// restarts), named after the assistant. "Mute microphone" puts the assistant to sleep (its
-/// route and microphone let go) and wakes it.
+/// route and microphone let go) and wakes it; HA's timers go on the daemon's timer board, as
+/// Wyoming's do.
 enum ESPHomeAssembly {
     static func bind(
-        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState, logger: Logger
+        configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState,
+        voice: ESPHomeVoiceSatellite, timers: VoiceTimerBoard, logger: Logger
     ) async throws -> ESPHomeServer {
+        let announcements = ESPHomeAnnouncements(assistant: assistant, logger: logger)
         let seed = try deviceSeed(in: configuration.dataDirectory)
         let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
         let controls = ESPHomeDeviceControls(
@@ -26,7 +29,10 @@ enum ESPHomeAssembly {
             },
             setMicrophoneMuted: { muted in
                 if muted { await assistant.sleep() } else { await assistant.wake() }
-            })
+            },
+            listen: { assistant.trigger(skipWake: true) },
+            timer: { change in timers.apply(change) },
+            announce: { announcement in await announcements.play(announcement) })
         let key: [UInt8]?
         switch configuration.esphomeKey {
         case .none: key = nil
@@ -37,7 +43,8 @@ enum ESPHomeAssembly {
             key = bytes
         }
         return try await ESPHomeServer.bind(
-            host: configuration.bind, port: configuration.esphomePort, device: device, encryptionKey: key, controls: controls, logger: logger)
+            host: configuration.bind, port: configuration.esphomePort, device: device, encryptionKey: key, controls: controls, voice: voice,
+            logger: logger)
     }
 
     /// The key kept in `DATA_DIR/esphome_key` (base64 of 32 bytes, mode 0600), made on first use.

@@ -135,25 +135,35 @@ public struct ESPHomeSession: Sendable {
             return [
                 .log(
                     .info,
-                    "client \(clientName) \(request.subscribe ? "subscribed to" : "unsubscribed from") the voice assistant "
-                        + "(the voice flow over the ESPHome API is not built yet: wake words are answered by the configured backend)"),
+                    "client \(clientName) \(request.subscribe ? "subscribed to" : "unsubscribed from") the voice assistant"
+                        + (request.subscribe ? ": commands go to its pipeline" : "")),
+                .voiceSubscribed(request.subscribe),
             ]
+        case .voiceAssistantResponse:
+            let response = try ESPHomeVoiceAssistantResponse(frame: frame)
+            return [.voice(.response(port: response.port, error: response.error))]
+        case .voiceAssistantEventResponse:
+            let event = try ESPHomeVoiceAssistantEventResponse(frame: frame)
+            let data = event.data.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+            return [.log(.debug, "client \(clientName): voice event \(event.eventType)\(data.isEmpty ? "" : " {\(data)}")"), .voice(.event(event))]
         case .voiceAssistantConfigurationRequest:
             return [.send(try voiceConfiguration().frame())]
         case .voiceAssistantSetConfiguration:
             let request = try ESPHomeVoiceAssistantSetConfiguration(frame: frame)
             return [.log(.warning, "client \(clientName) chose the wake words \(request.activeWakeWords): choosing them over the ESPHome API is not supported yet; change the wake word in the settings")]
         case .voiceAssistantAnnounceRequest:
-            // Refused at once, so Home Assistant's announce call ends instead of waiting minutes.
-            var finished = ESPHomeVoiceAssistantAnnounceFinished()
-            finished.success = false
+            let request = try ESPHomeVoiceAssistantAnnounceRequest(frame: frame)
+            let what = request.text.isEmpty ? request.mediaID : "'\(request.text)'"
             return [
-                .log(.warning, "client \(clientName) sent an announcement: announcements over the ESPHome API are not played yet; refused"),
-                .send(try finished.frame()),
+                .log(.info, "client \(clientName) announces \(what)\(request.startConversation ? ", then a conversation" : "")"),
+                .voice(.announce(request)),
             ]
         case .voiceAssistantTimerEventResponse:
             let event = try ESPHomeVoiceAssistantTimerEventResponse(frame: frame)
-            return [.log(.info, "client \(clientName): timer \(event.timerID) \(event.eventType): timers over the ESPHome API are not kept yet")]
+            return [
+                .log(.info, "client \(clientName): timer \(event.timerID) '\(event.name)' \(event.eventType), \(event.secondsLeft) s of \(event.totalSeconds) s left\(event.isActive ? "" : ", not running")"),
+                .voice(.timer(event)),
+            ]
         case .subscribeLogsRequest:
             return [.log(.debug, "client \(clientName) asked for the device's logs: not offered (they are in the daemon's log)")]
         default:
@@ -206,6 +216,11 @@ public enum ESPHomeSessionAction: Sendable, Equatable {
     /// The client switched "Mute microphone"; the daemon applies it and reports the new state
     /// with ``ESPHomeSession/update(_:)``.
     case setMicrophoneMuted(Bool)
+    /// The client subscribed to the voice assistant (`true`) or let go of it: commands go to
+    /// its pipeline while it is subscribed.
+    case voiceSubscribed(Bool)
+    /// The client's answer to a voice run, for the server's voice side.
+    case voice(ESPHomeVoiceMessage)
     /// Close the connection (after sending what came before).
     case close
 }
