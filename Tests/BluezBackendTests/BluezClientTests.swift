@@ -39,11 +39,23 @@ struct BluezClientTests {
         #expect(device.battery == nil)
     }
 
-    @Test("the glasses connecting, their battery changing and the fold arrive as link and battery route events")
+    /// A hands-free audio gateway, as a sound server registers one with oFono: the glasses'
+    /// battery reports travel over the link it holds. `GetCards` after `Register` makes sure the
+    /// registration was dispatched (the emulator takes the agent after its reply).
+    static func registerHandsFreeGateway(on bus: DBusDaemon) async throws -> DBusConnection {
+        let gateway = try DBusConnection(address: bus.address)
+        _ = try await gateway.call(OfonoName.service, "/", OfonoName.manager, "Register", [.objectPath("/gateway"), .bytes([1])])
+        _ = try await gateway.call(OfonoName.service, "/", OfonoName.manager, "GetCards")
+        return gateway
+    }
+
+    @Test("with a sound server holding the hands-free link: the link, the battery the glasses report with it, a change and the fold arrive as route events")
     func linkAndBattery() async throws {
         let bus = try DBusDaemon()
         let emulator = try await Self.emulator(on: bus)
         defer { emulator.close() }
+        let gateway = try await Self.registerHandsFreeGateway(on: bus)
+        defer { gateway.close() }
         let client = try await BluezClient.connect(busAddress: bus.address)
         defer { client.shutdown() }
         let events = client.events()
@@ -56,6 +68,22 @@ struct BluezClientTests {
             .batteryChanged(Self.id, nil), .linkChanged(Self.id, .disconnected),
         ])
         #expect(client.model.device(Self.id)?.servicesResolved == false)
+    }
+
+    @Test("with no sound server holding the hands-free link the glasses' battery reports reach nobody: no Battery1, as on the real stack")
+    func noBatteryWithoutHandsFree() async throws {
+        let bus = try DBusDaemon()
+        let emulator = try await Self.emulator(on: bus)
+        defer { emulator.close() }
+        let client = try await BluezClient.connect(busAddress: bus.address)
+        defer { client.shutdown() }
+        let events = client.events()
+        try emulator.connect()
+        try emulator.setBattery(55)
+        try emulator.disconnect()
+        let seen = try await collect(events) { $0.compactMap(\.routeEvent).contains(.linkChanged(Self.id, .disconnected)) }
+        #expect(seen.compactMap(\.routeEvent) == [.linkChanged(Self.id, .connected), .linkChanged(Self.id, .disconnected)])
+        #expect(!emulator.batteryShown && emulator.battery == 55)
     }
 
     @Test("Device1 Connect and Disconnect drive the emulated link; BlueZ's errors come back in words")
@@ -104,11 +132,11 @@ struct BluezClientTests {
         let second = try await Self.emulator(on: bus)
         defer { second.close() }
         try second.connect()
-        let back = try await collect(events) { $0.contains(.batteryChanged(Self.id, 80)) }
+        let back = try await collect(events) { $0.contains { $0.routeEvent == .linkChanged(Self.id, .connected) } }
         #expect(back.first == .serviceAvailability(true))
         #expect(client.isServiceUp)
         let device = try #require(client.model.device(Self.id))
-        #expect(device.connected && device.battery == 80)
+        #expect(device.connected && device.battery == nil)  // no sound server: no battery
     }
 
     @Test("with no BlueZ on the bus the client still starts, says so, and refuses to manage devices")

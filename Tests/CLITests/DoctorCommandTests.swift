@@ -12,8 +12,14 @@ struct DoctorCommandTests {
         let directory = TemporaryDirectory()
         let sandbox = try await offThread { try EmulatorSandbox(emulator: Run.productPath("glasses-emulator"), directory: directory, connected: true) }
         defer { sandbox.stop() }
-        // The card comes a moment after the glasses connect; doctor reports what is there now.
-        _ = try await offThread { [audio] in Poll.until { (try? Run.command(audio, ["devices"], environment: sandbox.environment))?.stdout.contains("profile media") == true } }
+        // The card comes a moment after the glasses connect, and the battery with the hands-free
+        // link (the glasses report as it comes up); doctor reports what is there now.
+        _ = try await offThread { [audio] in
+            Poll.until {
+                let devices = (try? Run.command(audio, ["devices"], environment: sandbox.environment))?.stdout ?? ""
+                return devices.contains("profile media (offers voice/media") && devices.contains("battery 80%")
+            }
+        }
         let result = try await offThread { [audio] in try Run.command(audio, ["doctor"], environment: sandbox.environment) }
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("✓ sound server: PulseAudio: pulseaudio ") }, "\(result.stdout)\nsandbox pulse log: \(sandbox.pulseLog)")

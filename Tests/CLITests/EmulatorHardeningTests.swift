@@ -26,7 +26,7 @@ extension CLISuites {
             emulator.type("stauts\nstatus\nquit\n")
             let result = emulator.finish()
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("unknown command \"stauts\"; known: connect, disconnect, status, voice, battery N (0-100), wait server, quit"))
+            #expect(result.stderr.contains("unknown command \"stauts\"; known: connect, disconnect, status, voice, touch, battery N (0-100), wait server, quit"))
             #expect(result.stdout.contains("sound server"))
         }
 

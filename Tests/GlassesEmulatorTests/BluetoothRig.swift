@@ -21,10 +21,11 @@ final class BluetoothRig: @unchecked Sendable {
         "bluez_\(kind)." + glasses.address.replacingOccurrences(of: ":", with: "_") + "." + profile
     }
 
-    init(connected: Bool = true) async throws {
+    /// `glasses`: at ``glasses``' address (the names below are made from it).
+    init(connected: Bool = true, glasses: EmulatedGlasses = BluetoothRig.glasses) async throws {
         bus = try DBusDaemon()
         emulator = try await GlassesEmulator.start(
-            busAddress: bus.address, glasses: Self.glasses,
+            busAddress: bus.address, glasses: glasses,
             logger: Logger(label: "emulator", factory: { _ in SwiftLogNoOpLogHandler() }))
         if connected { try emulator.connect() }
         pulse = try PulseDaemon(
@@ -45,6 +46,12 @@ final class BluetoothRig: @unchecked Sendable {
     func waitForCard(present: Bool = true) async throws {
         if try await poll({ try pulse.pactlChecked(["list", "cards", "short"]).contains(Self.cardName) == present }) { return }
         throw TestFailure("the card \(Self.cardName) did not \(present ? "appear" : "go away"); pulse log: \(pulse.log.suffix(1500))")
+    }
+
+    /// Set-up, not an assertion: waits until the sound server holds the glasses' hands-free link.
+    func waitForHandsFreeLink() async throws {
+        if try await poll({ emulator.handsFreeLinkUp }) { return }
+        throw TestFailure("PulseAudio did not take the hands-free link; pulse log: \(pulse.log.suffix(1500))")
     }
 
     /// Set-up, not an assertion: waits until PulseAudio lists a sink or source of this name.

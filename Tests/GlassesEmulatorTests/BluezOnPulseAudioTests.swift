@@ -57,15 +57,36 @@ struct BluezOnPulseAudioTests {
         }
     }
 
-    @Test("the battery reaches the route events and the device list")
-    func battery() async throws {
+    @Test("glasses that report their battery with the hands-free link: it is in the device list once PulseAudio holds that link")
+    func batteryWithTheLink() async throws {
         let rig = try await BluetoothRig()
         defer { rig.close() }
         try await rig.waitForCard()
         let backend = try await Self.backend(rig)
         try await withTeardown({ await backend.shutdown() }) {
-            #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 80)
             let events = await backend.events()
+            if try await backend.devices().first(where: { $0.identifier == Self.id })?.battery != 80 {
+                _ = try await firstMatch(events) { $0 == .batteryChanged(Self.id, 80) ? true : nil }
+            }
+            #expect(rig.emulator.batteryShown)
+            #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 80)
+        }
+    }
+
+    @Test("glasses that report later: no battery after the connect and the card, then the first report reaches the route events and the device list")
+    func batteryAfterTheCard() async throws {
+        var glasses = BluetoothRig.glasses
+        glasses.reportsBatteryWithHandsFree = false
+        let rig = try await BluetoothRig(glasses: glasses)
+        defer { rig.close() }
+        try await rig.waitForCard()
+        let backend = try await Self.backend(rig)
+        try await withTeardown({ await backend.shutdown() }) {
+            let events = await backend.events()
+            // PulseAudio holds the hands-free link: still no battery, as on the real stack.
+            try await rig.waitForHandsFreeLink()
+            #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == nil)
+            #expect(!rig.emulator.batteryShown)
             try rig.emulator.setBattery(35)
             _ = try await firstMatch(events) { $0 == .batteryChanged(Self.id, 35) ? true : nil }
             #expect(try await backend.devices().first { $0.identifier == Self.id }?.battery == 35)

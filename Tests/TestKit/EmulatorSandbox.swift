@@ -4,8 +4,11 @@ import Foundation
 /// PulseAudio), running until stopped (or 60 s); the addresses it printed, for glasses-audio.
 public struct EmulatorSandbox: Sendable {
     public let pid: pid_t
-    /// PULSE_SERVER, DBUS_SYSTEM_BUS_ADDRESS and GLASSES_AUDIO_BACKEND=pulse.
+    /// PULSE_SERVER, DBUS_SYSTEM_BUS_ADDRESS, where the glasses' AVRCP keys arrive
+    /// (GLASSES_AUDIO_INPUT_DEVICES, GLASSES_AUDIO_INPUT_DIR) and GLASSES_AUDIO_BACKEND=pulse.
     public let environment: [String: String]
+    /// What the emulator prints for glasses-audio, each once it is there.
+    static let printed: Set<String> = ["PULSE_SERVER", "DBUS_SYSTEM_BUS_ADDRESS", "GLASSES_AUDIO_INPUT_DEVICES", "GLASSES_AUDIO_INPUT_DIR"]
 
     public init(emulator: String, directory: TemporaryDirectory, connected: Bool) throws {
         let log = directory.path("emulator.out")
@@ -15,11 +18,11 @@ public struct EmulatorSandbox: Sendable {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             for line in text.split(separator: "\n") {
                 let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-                if parts.count == 2, ["PULSE_SERVER", "DBUS_SYSTEM_BUS_ADDRESS"].contains(parts[0]) { lines[parts[0]] = parts[1] }
+                if parts.count == 2, Self.printed.contains(parts[0]) { lines[parts[0]] = parts[1] }
             }
-            return lines.count == 2
+            return lines.count == Self.printed.count
         }
-        guard lines.count == 2 else { throw TestFailure("the emulator printed no addresses: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+        guard lines.count == Self.printed.count else { throw TestFailure("the emulator printed no addresses: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
         environment = lines.merging(["GLASSES_AUDIO_BACKEND": "pulse"]) { $1 }
     }
 

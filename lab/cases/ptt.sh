@@ -44,6 +44,9 @@ check_command_whole /tmp/lab-ptt-commands /tmp/lab-mic-in.wav
 grep -q '"type":"wake"' /tmp/lab-ptt.json && die "the wake word was involved"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-ptt.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-ptt.json)"
+# The answer, not only the words: a transcript of "what time is it" that the assistant still
+# refused (its narrowband check) is answered "I didn't catch that.", which is no round trip.
+grep '"type":"replyStarted"' /tmp/lab-ptt.json | grep -qE '"text":"It is ' || die "the assistant did not answer the time: $(grep replyStarted /tmp/lab-ptt.json)"
 read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-ptt-reply.wav 0.0003)
 echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level}"
 awk -v v="${voiced:-0}" 'BEGIN { exit !(v >= 0.8) }' || die "the reply's speech did not reach the glasses' speaker (${voiced:-0} s of sound)"

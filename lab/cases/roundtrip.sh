@@ -53,6 +53,9 @@ check_command_whole /tmp/lab-commands /tmp/lab-mic-in.wav
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-listen.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
+# The answer, not only the words: a transcript of "what time is it" that the assistant still
+# refused (its narrowband check) is answered "I didn't catch that.", which is no round trip.
+grep '"type":"replyStarted"' /tmp/lab-listen.json | grep -qE '"text":"It is ' || die "the assistant did not answer the time: $(grep replyStarted /tmp/lab-listen.json)"
 grep -q '"type":"replyFinished"' /tmp/lab-listen.json || die "the reply did not finish"
 read -r voiced level total < <(/usr/bin/python3 "$LAB/cases/speech_present.py" /tmp/lab-reply.wav 0.0003)
 echo "the glasses' speaker recorded ${total} s: ${voiced} s of sound at RMS ${level} (answer: ${answer#ok })"

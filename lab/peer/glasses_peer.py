@@ -1,8 +1,8 @@
 """The lab's glasses: a Bumble host on a `LabController`, linked to a second `LabController`
 that the guest kernel sees as hci0 through /dev/vhci.
 
-What the glasses do: HFP hands-free (CVSD over SCO; the mic plays a WAV, the speaker records to
-a WAV), the HF battery indicator (AT+BIEV) and Apple's battery report (AT+IPHONEACCEV), the
+What the glasses do: HFP hands-free (CVSD over SCO, or mSBC when BT_LAB_HF_CODECS=cvsd,msbc
+offers it and the AG picks it; the mic plays a WAV, the speaker records to a WAV), the HF battery indicator (AT+BIEV) and Apple's battery report (AT+IPHONEACCEV), the
 voice-recognition button (AT+BVRA=1), an A2DP sink whose SBC is decoded to a WAV (libsbc), and
 link loss on demand ("fold").
 
@@ -14,9 +14,12 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     battery N                   AT+BIEV=2,N; answers what the AG answered (ok/error/no answer)
     apple-battery N             AT+XAPL then AT+IPHONEACCEV=1,1,<N/10 - 1>
     bvra                        AT+BVRA=1 (the button)
+    codecs cvsd|cvsd,msbc       the codecs the HF lists (AT+BAC) at the next service-level connection
+                                (the SDP record's wideband bit stays as BT_LAB_HF_CODECS set it)
     touch [KEY]                 a touch on the temple: AVRCP pass-through KEY (play, pause;
                                 default play) pressed then released; answers the AG's response
-    mic PATH [DELAY]            the WAV (8 kHz mono s16) the mic says DELAY s into the next SCO link
+    mic PATH [DELAY]            the WAV (mono s16: 8 kHz for CVSD, 16 kHz for mSBC) the mic says DELAY s
+                                into the next SCO link
     speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
     speaker-stop                closes the speaker WAV; answers the number of samples
     a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop)
@@ -61,8 +64,16 @@ AT_TIMEOUT = 15.0
 # of 8 kHz s16 mono; lab_controller.py says which and why).
 SCO_PAYLOAD = SCO_PACKET_LENGTH - SCO_PACKET_LENGTH % 2
 SCO_SAMPLE_RATE = 8000
-# At most this many packets at once when the mic is late (60 ms); beyond, the lateness is given up.
-MIC_MAX_BURST = max(1, round(0.06 * SCO_SAMPLE_RATE * 2 / SCO_PAYLOAD))
+# The HF's codecs (HFP codec ids: CVSD is 1, mSBC 2), from BT_LAB_HF_CODECS ("cvsd" or "cvsd,msbc").
+HF_CODECS = [{"cvsd": hfp.AudioCodec.CVSD, "msbc": hfp.AudioCodec.MSBC}[name.strip()]
+             for name in os.environ.get("BT_LAB_HF_CODECS", "cvsd").split(",") if name.strip()]
+# mSBC over transparent SCO (HFP 1.7, 5.7.4): each 57-byte SBC frame (16 kHz mono, 15 blocks,
+# 8 subbands, bitpool 26: 120 samples, 7.5 ms) behind a 2-byte H2 header (0x01, then a 2-bit
+# sequence number written twice: 0x08, 0x38, 0xc8, 0xf8) and one byte of padding: 60 bytes.
+MSBC_H2 = (0x08, 0x38, 0xC8, 0xF8)
+MSBC_FRAME = 57
+MSBC_PCM = 240  # bytes of 16 kHz s16 mono in one frame
+MSBC_RATE = 16000
 
 
 def event(text: str) -> None:
@@ -115,12 +126,70 @@ class SbcDecoder:
         return [16000, 32000, 44100, 48000][self.state.frequency]
 
 
+class MsbcCodec:
+    """mSBC through libsbc (sbc_init_msbc), in HFP's transparent SCO framing (H2 headers)."""
+
+    def __init__(self) -> None:
+        self.lib = ctypes.CDLL("libsbc.so.1")
+        self.encoder = SbcDecoder.Sbc()
+        self.decoder = SbcDecoder.Sbc()
+        self.lib.sbc_init_msbc(ctypes.byref(self.encoder), ctypes.c_ulong(0))
+        self.lib.sbc_init_msbc(ctypes.byref(self.decoder), ctypes.c_ulong(0))
+        self.sequence = 0
+        self.pending = bytearray()
+        self.out = ctypes.create_string_buffer(4096)
+        self.frames_decoded = 0
+        self.bytes_skipped = 0
+
+    def encode(self, pcm: bytes) -> bytes:
+        """60-byte packets for each whole frame's worth (240 bytes) of 16 kHz s16 PCM."""
+        packets = bytearray()
+        written = ctypes.c_ssize_t(0)
+        for offset in range(0, len(pcm) - MSBC_PCM + 1, MSBC_PCM):
+            block = pcm[offset : offset + MSBC_PCM]
+            used = self.lib.sbc_encode(ctypes.byref(self.encoder), block, ctypes.c_size_t(MSBC_PCM),
+                                       self.out, ctypes.c_size_t(len(self.out)), ctypes.byref(written))
+            if used != MSBC_PCM or written.value != MSBC_FRAME:
+                raise RuntimeError(f"sbc_encode (mSBC) took {used} bytes and wrote {written.value}")
+            packets += bytes([0x01, MSBC_H2[self.sequence % 4]]) + self.out.raw[:MSBC_FRAME] + b"\0"
+            self.sequence += 1
+        return bytes(packets)
+
+    def decode(self, data: bytes) -> bytes:
+        """The PCM of the whole frames received so far: each found by its H2 header and SBC's
+        mSBC sync word (0xad); bytes between frames are skipped (and counted)."""
+        self.pending += data
+        pcm = bytearray()
+        written = ctypes.c_size_t(0)
+        while True:
+            start = next((i for i in range(len(self.pending) - 2) if self.pending[i] == 0x01
+                          and self.pending[i + 1] in MSBC_H2 and self.pending[i + 2] == 0xAD), None)
+            if start is None:
+                keep = min(len(self.pending), 2)
+                self.bytes_skipped += len(self.pending) - keep
+                del self.pending[: len(self.pending) - keep]
+                return bytes(pcm)
+            if len(self.pending) < start + 2 + MSBC_FRAME:
+                self.bytes_skipped += start
+                del self.pending[:start]
+                return bytes(pcm)
+            frame = bytes(self.pending[start + 2 : start + 2 + MSBC_FRAME])
+            used = self.lib.sbc_decode(ctypes.byref(self.decoder), frame, ctypes.c_size_t(MSBC_FRAME),
+                                       self.out, ctypes.c_size_t(len(self.out)), ctypes.byref(written))
+            if used > 0:
+                pcm += self.out.raw[: written.value]
+                self.frames_decoded += 1
+            self.bytes_skipped += start
+            del self.pending[: start + 2 + MSBC_FRAME]
+
+
 class ScoStats:
     """What crossed one SCO link: the mic's packets sent, the AG's received (bytes, the packet
     sizes seen), over how long — the AG's real pace, printed when the link goes down."""
 
-    def __init__(self) -> None:
+    def __init__(self, bytes_per_second: int = SCO_SAMPLE_RATE * 2) -> None:
         self.start = time.monotonic()
+        self.bytes_per_second = bytes_per_second
         self.mic_packets = self.mic_bytes = 0
         self.speaker_packets = self.speaker_bytes = 0
         self.speaker_sizes: set[int] = set()
@@ -136,7 +205,7 @@ class ScoStats:
 
     def describe(self) -> str:
         seconds = max(time.monotonic() - self.start, 1e-6)
-        audio = lambda size: size / (SCO_SAMPLE_RATE * 2)
+        audio = lambda size: size / self.bytes_per_second
         return (f"seconds={seconds:.1f} mic-packets={self.mic_packets} mic-audio-s={audio(self.mic_bytes):.1f} "
                 f"ag-packets={self.speaker_packets} ag-audio-s={audio(self.speaker_bytes):.1f} "
                 f"ag-sizes={','.join(map(str, sorted(self.speaker_sizes))) or '-'}")
@@ -165,6 +234,9 @@ class Glasses:
         self.fold_on_sound = False
         self.fold_at_mic: float | None = None
         self.mic_delay_bytes = 0
+        self.mic_rate = SCO_SAMPLE_RATE
+        self.msbc: MsbcCodec | None = None  # the SCO link's codec, when it is mSBC
+        self.codecs = list(HF_CODECS)  # what the next service-level connection offers
         self.sco_stats = ScoStats()
         self.a2dp_file: wave.Wave_write | None = None
         self.a2dp_path: str | None = None
@@ -186,14 +258,15 @@ class Glasses:
                 hfp.HfFeature.VOICE_RECOGNITION_ACTIVATION,
                 hfp.HfFeature.REMOTE_VOLUME_CONTROL,
                 hfp.HfFeature.HF_INDICATORS,
-            ],
+            ] + ([hfp.HfFeature.CODEC_NEGOTIATION] if hfp.AudioCodec.MSBC in self.codecs else []),  # AT+BAC, +BCS
             supported_hf_indicators=[hfp.HfIndicator.BATTERY_LEVEL],
-            supported_audio_codecs=[hfp.AudioCodec.CVSD],
+            supported_audio_codecs=self.codecs,
         )
 
     def on_dlc(self, dlc: rfcomm.DLC) -> None:
         event("hfp-rfcomm")
         self.hf = PatientHf(dlc, self.configuration())
+        self.hf.on("codec_negotiation", lambda codec: event(f"hfp-codec {codec.name}"))
         asyncio.get_running_loop().create_task(self.run_hf(self.hf))
 
     async def run_hf(self, hf: PatientHf) -> None:
@@ -219,10 +292,14 @@ class Glasses:
 
     # -- SCO --------------------------------------------------------------------------------
 
+    def wideband(self) -> bool:
+        return self.hf is not None and self.hf.active_codec == hfp.AudioCodec.MSBC
+
     def on_sco_request(self, connection, link_type: int) -> None:
+        esco = link_type == hci.HCI_Connection_Complete_Event.LinkType.ESCO
         parameters = hfp.ESCO_PARAMETERS[
-            hfp.DefaultCodecParameters.ESCO_CVSD_S1
-            if link_type == hci.HCI_Connection_Complete_Event.LinkType.ESCO
+            hfp.DefaultCodecParameters.ESCO_MSBC_T2 if self.wideband()
+            else hfp.DefaultCodecParameters.ESCO_CVSD_S1 if esco
             else hfp.DefaultCodecParameters.SCO_CVSD_D1
         ]
         asyncio.get_running_loop().create_task(self.device.send_command(
@@ -232,16 +309,20 @@ class Glasses:
     def on_sco_connection(self, sco_link) -> None:
         self.sco_link = sco_link
         self.sco_first_buffer = False
-        self.sco_stats = ScoStats()
+        self.msbc = MsbcCodec() if self.wideband() else None
+        self.sco_stats = ScoStats(MSBC_RATE // 2 if self.msbc else SCO_SAMPLE_RATE * 2)  # mSBC: 60 bytes per 7.5 ms
+        if self.speaker and self.speaker_samples == 0:
+            self.speaker.setframerate(MSBC_RATE if self.msbc else SCO_SAMPLE_RATE)
         sco_link.on("disconnection", self.on_sco_disconnection)
         self.sco_up.set()
         self.sco_down.clear()
-        event(f"sco-connected handle=0x{sco_link.handle:04x}")
+        event(f"sco-connected handle=0x{sco_link.handle:04x} codec={'mSBC' if self.msbc else 'CVSD'}")
         self.mic_task = asyncio.get_running_loop().create_task(self.run_mic(sco_link))
 
     def on_sco_disconnection(self, _reason=None) -> None:
         event("sco-disconnected")
-        event(f"sco-stats {self.sco_stats.describe()}")
+        event(f"sco-stats {self.sco_stats.describe()}"
+              + (f" msbc-frames-decoded={self.msbc.frames_decoded} msbc-bytes-skipped={self.msbc.bytes_skipped}" if self.msbc else ""))
         self.sco_up.clear()
         self.sco_down.set()
         self.sco_link = None
@@ -254,6 +335,8 @@ class Glasses:
             self.sco_first_buffer = True
             event(f"sco-first-buffer bytes={len(data)}")
         self.sco_stats.received(len(data))
+        if self.msbc:
+            data = self.msbc.decode(data)
         if self.speaker:
             self.speaker.writeframes(data)
             self.speaker_samples += len(data) // 2
@@ -263,13 +346,28 @@ class Glasses:
             asyncio.get_running_loop().create_task(self.fold())
 
     async def run_mic(self, sco_link) -> None:
-        """Sends the mic WAV (then silence) at 8 kHz: every 30 ms, the packets due by then.
+        """Sends the mic WAV (then silence) over SCO: every 30 ms, the packets due by then. CVSD
+        carries the 8 kHz PCM itself; mSBC the WAV's 16 kHz PCM encoded, 60 bytes per 7.5 ms.
 
         A controller's SCO clock cannot run ahead: when the peer falls behind (TCG stalls the
         VM for tens of milliseconds), the lost time is given up — the clock is re-based — and
         never made up in a burst, which under emulation fed on itself (the AG answers each
         packet with one of its own) until HCI commands waited seconds behind audio. The WAV's
         samples are all sent, in order: the speech arrives intact, later."""
+        msbc = self.msbc
+        if msbc:
+            pcm = self.mic_samples if self.mic_rate == MSBC_RATE else b""
+            if self.mic_samples and self.mic_rate != MSBC_RATE:
+                event(f"mic-wrong-rate {self.mic_rate} Hz on an mSBC link (16000 Hz wanted): silence instead")
+            stream = bytearray(msbc.encode(pcm + bytes(-len(pcm) % MSBC_PCM)))
+            per_second = MSBC_RATE // 2  # 60 bytes every 7.5 ms
+            delay = self.mic_delay_bytes // (MSBC_PCM // 60)
+        else:
+            stream = bytearray(self.mic_samples)
+            per_second = SCO_SAMPLE_RATE * 2
+            delay = self.mic_delay_bytes
+        speech_end = len(stream)
+        max_burst = max(1, round(0.06 * per_second / SCO_PAYLOAD))  # 60 ms at once at most
         position = 0
         self.mic_done = False
         clock = time.monotonic()
@@ -277,37 +375,41 @@ class Glasses:
         speaking = False
         while True:
             now = time.monotonic()
-            due = int((now - clock) * SCO_SAMPLE_RATE * 2) // SCO_PAYLOAD
-            if due - sent > MIC_MAX_BURST:
-                self.mic_late += due - sent - MIC_MAX_BURST
-                clock += (due - sent - MIC_MAX_BURST) * SCO_PAYLOAD / (SCO_SAMPLE_RATE * 2)
-                due = sent + MIC_MAX_BURST
+            due = int((now - clock) * per_second) // SCO_PAYLOAD
+            if due - sent > max_burst:
+                self.mic_late += due - sent - max_burst
+                clock += (due - sent - max_burst) * SCO_PAYLOAD / per_second
+                due = sent + max_burst
             while sent < due:
-                chunk = self.mic_samples[position : position + SCO_PAYLOAD]
+                if msbc and len(stream) - position < SCO_PAYLOAD:
+                    stream += msbc.encode(bytes(MSBC_PCM * 8))  # silence, as whole frames
+                chunk = bytes(stream[position : position + SCO_PAYLOAD])
                 position += len(chunk)
                 self.glasses_controller.send_sco_from_host(sco_link.handle, chunk.ljust(SCO_PAYLOAD, b"\0"))
                 self.sco_stats.sent(SCO_PAYLOAD)
                 sent += 1
-            if not speaking and position > self.mic_delay_bytes and len(self.mic_samples) > self.mic_delay_bytes:
+            if not speaking and position > delay and speech_end > delay:
                 speaking = True
                 event(f"mic-speech-start late-packets={self.mic_late}")
-            if self.fold_at_mic is not None and position >= self.mic_delay_bytes + self.fold_at_mic * SCO_SAMPLE_RATE * 2:
+            if self.fold_at_mic is not None and position >= delay + self.fold_at_mic * per_second:
                 self.fold_at_mic = None
-                event(f"mic-at-fold-point samples={position // 2}: folding")
+                event(f"mic-at-fold-point bytes={position}: folding")
                 asyncio.get_running_loop().create_task(self.fold())
-            if position >= len(self.mic_samples) > 0 and not self.mic_done:
+            if position >= speech_end > 0 and not self.mic_done:
                 self.mic_done = True
-                event(f"mic-done samples={len(self.mic_samples) // 2} late-packets={self.mic_late}")
+                event(f"mic-done bytes={speech_end} late-packets={self.mic_late}")
             await asyncio.sleep(0.03)
 
     def set_mic(self, path: str, delay: float = 0.0) -> str:
         """The mic says the WAV after `delay` seconds of silence, counted from the next SCO link
         (or from now, if one is up)."""
         with wave.open(path, "rb") as source:
-            if source.getframerate() != SCO_SAMPLE_RATE or source.getnchannels() != 1 or source.getsampwidth() != 2:
-                return "error the mic WAV must be 8000 Hz mono 16-bit (convert it with sox)"
+            rate = source.getframerate()
+            if rate not in (SCO_SAMPLE_RATE, MSBC_RATE) or source.getnchannels() != 1 or source.getsampwidth() != 2:
+                return "error the mic WAV must be mono 16-bit at 8000 Hz (CVSD) or 16000 Hz (mSBC) (convert it with sox)"
             speech = source.readframes(source.getnframes())
-        self.mic_delay_bytes = int(delay * SCO_SAMPLE_RATE) * 2
+        self.mic_rate = rate
+        self.mic_delay_bytes = int(delay * rate) * 2
         self.mic_samples = bytes(self.mic_delay_bytes) + speech
         if self.sco_link and self.mic_task:
             self.mic_task.cancel()
@@ -481,6 +583,12 @@ class Glasses:
             return await self.at(f"AT+IPHONEACCEV=1,1,{level}")
         if name == "bvra":
             return await self.at("AT+BVRA=1")
+        if name == "codecs" and arguments:
+            names = {"cvsd": hfp.AudioCodec.CVSD, "msbc": hfp.AudioCodec.MSBC}
+            if any(word not in names for word in arguments[0].split(",")):
+                return "error codecs takes cvsd or cvsd,msbc"
+            self.codecs = [names[word] for word in arguments[0].split(",")]
+            return "ok at the next service-level connection: " + ", ".join(codec.name for codec in self.codecs)
         if name == "touch":
             return await self.touch(arguments[0] if arguments else "play")
         if name == "mic" and arguments:

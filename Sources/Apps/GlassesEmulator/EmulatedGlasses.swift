@@ -11,13 +11,21 @@ public struct EmulatedGlasses: Sendable, Equatable {
     public var mediaSampleRate: Int
     /// Class of device: 0x240404 is "audio/video, wearable headset".
     public var deviceClass: UInt32
+    /// Whether they send their battery level as soon as the hands-free link is up (most
+    /// headsets send `AT+BIEV`/`AT+IPHONEACCEV` right after the service-level connection);
+    /// otherwise only when told (``GlassesEmulator/setBattery(_:)``), as the lab's glasses.
+    public var reportsBatteryWithHandsFree: Bool
 
-    public init(name: String, address: String, offersMedia: Bool = true, mediaSampleRate: Int = 44100, deviceClass: UInt32 = 0x240404) {
+    public init(
+        name: String, address: String, offersMedia: Bool = true, mediaSampleRate: Int = 44100, deviceClass: UInt32 = 0x240404,
+        reportsBatteryWithHandsFree: Bool = true
+    ) {
         self.name = name
         self.address = address.uppercased()
         self.offersMedia = offersMedia
         self.mediaSampleRate = mediaSampleRate
         self.deviceClass = deviceClass
+        self.reportsBatteryWithHandsFree = reportsBatteryWithHandsFree
     }
 
     /// The glasses a device profile describes, with the name that profile recognises.

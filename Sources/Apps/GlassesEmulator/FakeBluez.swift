@@ -128,14 +128,6 @@ extension GlassesEmulator {
             }])
     }
 
-    /// `Battery1` as BlueZ shows it for a device that reports its level (over HFP's AT
-    /// commands or the GATT battery service): a byte, 0…100.
-    func batteryInterface() -> DBusInterface {
-        DBusInterface(BluezName.battery, properties: [
-            "Percentage": .byte(UInt8(battery)), "Source": .string("HFP"),
-        ])
-    }
-
     /// The profile a UUID names, if the glasses offer it (BlueZ's answers otherwise).
     private func role(_ text: String) throws -> AudioRole {
         guard let uuid = BluetoothUUID.normalized(text) else { throw DBusError("org.bluez.Error.InvalidArguments", "Invalid arguments in method call") }

@@ -32,6 +32,7 @@ extension GlassesEmulator {
                     state.cardShown = true
                     return true
                 }
+                if visible { handsFreeLinkCameUp() }
                 let cards = visible ? [DBusValue.structure([.objectPath(cardPath), .properties(cardProperties)])] : []
                 return [.array(elementSignature: "(oa{sv})", cards)]
             },
@@ -74,6 +75,7 @@ extension GlassesEmulator {
         guard due else { return }
         logger.info("hands-free card announced", metadata: ["card": "\(cardPath)"])
         try ofono.emit("/", OfonoName.manager, "CardAdded", [.objectPath(cardPath), .properties(cardProperties)])
+        handsFreeLinkCameUp()
     }
 
     /// Opens the voice link (SCO, CVSD), replacing an open one.

@@ -20,6 +20,8 @@ public final class GlassesEmulator: Sendable {
 
     public let glasses: EmulatedGlasses
     public let audio: EmulatedAudio
+    /// Where bluetoothd's input device for the glasses' AVRCP keys appears (none: keys go nowhere).
+    public let inputDevices: EmulatedInputDevices?
     let bluez: DBusObjectServer
     let ofono: DBusObjectServer
     let logger: Logger
@@ -33,11 +35,12 @@ public final class GlassesEmulator: Sendable {
 
     /// Takes the `org.bluez` and `org.ofono` names on the bus at `busAddress` and publishes
     /// the adapter and the (paired, not yet connected) glasses.
+    /// `inputDevices`: where the glasses' AVRCP keys arrive, as bluetoothd's uinput device.
     public static func start(
         busAddress: String, glasses: EmulatedGlasses, audio: EmulatedAudio = EmulatedAudio(),
-        logger: Logger = Logger(label: "glasses-emulator")
+        inputDevices: EmulatedInputDevices? = nil, logger: Logger = Logger(label: "glasses-emulator")
     ) async throws -> GlassesEmulator {
-        let emulator = try GlassesEmulator(busAddress: busAddress, glasses: glasses, audio: audio, logger: logger)
+        let emulator = try GlassesEmulator(busAddress: busAddress, glasses: glasses, audio: audio, inputDevices: inputDevices, logger: logger)
         do {
             try await emulator.publish()
         } catch {
@@ -47,9 +50,10 @@ public final class GlassesEmulator: Sendable {
         return emulator
     }
 
-    private init(busAddress: String, glasses: EmulatedGlasses, audio: EmulatedAudio, logger: Logger) throws {
+    private init(busAddress: String, glasses: EmulatedGlasses, audio: EmulatedAudio, inputDevices: EmulatedInputDevices?, logger: Logger) throws {
         self.glasses = glasses
         self.audio = audio
+        self.inputDevices = inputDevices
         self.logger = logger
         bluez = DBusObjectServer(connection: try DBusConnection(address: busAddress))
         ofono = DBusObjectServer(connection: try DBusConnection(address: busAddress))
@@ -62,6 +66,7 @@ public final class GlassesEmulator: Sendable {
             return [state.a2dp as AudioLink?, state.sco].compactMap { $0 }
         }
         for link in links { link.stop() }
+        inputDevices?.removeAll()
         bluez.connection.close()
         ofono.connection.close()
     }
@@ -110,15 +115,15 @@ public final class GlassesEmulator: Sendable {
         guard !already else { return }
         logger.info("glasses connected", metadata: ["address": "\(glasses.address)"])
         try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(true)])
-        try bluez.add(devicePath, [batteryInterface()])
         if glasses.offersMedia { try bluez.add(remoteEndpointPath, [remoteEndpointInterface()]) }
         try bluez.setProperties(devicePath, BluezName.device, ["ServicesResolved": .boolean(true)])
         try configureMediaIfPossible()
         try announceCardIfDue()
+        try connectKeys()
     }
 
     /// The glasses go away (folded, off, out of range): both links close, the transport and
-    /// the card are withdrawn, the battery is no longer reported, Device1 says disconnected.
+    /// the card (and with it the battery) are withdrawn, Device1 says disconnected.
     /// The device stays known (paired).
     public func disconnect() throws {
         let wasConnected = state.withLock { state in
@@ -133,8 +138,8 @@ public final class GlassesEmulator: Sendable {
         logger.info("glasses disconnected", metadata: ["address": "\(glasses.address)"])
         try tearDownMedia()
         try tearDownVoice()
+        try inputDevices?.remove(name: keysName)
         try bluez.remove(remoteEndpointPath)
-        try bluez.remove(devicePath, interfaces: [BluezName.battery])
         try bluez.setProperties(devicePath, BluezName.device, ["Connected": .boolean(false), "ServicesResolved": .boolean(false)])
     }
 
@@ -158,7 +163,8 @@ public final class GlassesEmulator: Sendable {
         try bluez.remove(transport)
     }
 
-    /// Ends the voice link and withdraws the hands-free card (oFono's CardRemoved).
+    /// Ends the voice link and withdraws the hands-free card (oFono's CardRemoved), and with the
+    /// hands-free link the battery it carried.
     func tearDownVoice() throws {
         let (sco, wasShown) = state.withLock { state in
             defer {
@@ -170,25 +176,7 @@ public final class GlassesEmulator: Sendable {
         sco?.stop()
         _ = wasShown  // a sound server ignores the removal of a card it never had
         try ofono.emit("/", OfonoName.manager, "CardRemoved", [.objectPath(cardPath)])
-    }
-
-    /// The battery level the glasses report (percent, 0…100), shown as BlueZ's `Battery1`
-    /// while they are connected.
-    public var battery: Int { state.withLock { $0.battery } }
-
-    /// Sets the battery level; while connected, `Battery1.Percentage` changes with it.
-    public func setBattery(_ percentage: Int) throws {
-        guard (0...100).contains(percentage) else { throw EmulatorError.invalid("battery level \(percentage) is not within 0…100") }
-        let connected = state.withLock { state in
-            state.battery = percentage
-            return state.connected
-        }
-        guard connected else { return }
-        if bluez.has(devicePath, BluezName.battery) {
-            try bluez.setProperties(devicePath, BluezName.battery, ["Percentage": .byte(UInt8(percentage))])
-        } else {
-            try bluez.add(devicePath, [batteryInterface()])
-        }
+        try withdrawBattery()
     }
 
     /// Counters for what crossed the links so far.
@@ -242,8 +230,10 @@ struct EmulatorState: Sendable {
     var connected = false
     /// Profiles the host disconnected (`DisconnectProfile`) while the link stays up.
     var withdrawn: Set<AudioRole> = []
-    /// The battery level the glasses report, percent.
+    /// The glasses' battery level, percent (reported or not).
     var battery = 80
+    /// `Battery1` is on the bus: the glasses reported their level over the hands-free link.
+    var batteryShown = false
     var soundServer: SoundServer? { didSet { resumeRegistrationWaiters() } }
     var transportPath: String?
     var transportCount = 0

@@ -5,12 +5,14 @@ enum EmulatorCommand: Sendable, Equatable {
     case connect, disconnect, status
     /// The glasses open the voice link themselves (a button press).
     case voice
+    /// The glasses' touch: AVRCP play, at bluetoothd's input device for their keys.
+    case touch
     case waitServer
     case quit
     /// Set the glasses' battery level (percent).
     case battery(Int)
 
-    static let known = "connect, disconnect, status, voice, battery N (0-100), wait server, quit"
+    static let known = "connect, disconnect, status, voice, touch, battery N (0-100), wait server, quit"
 
     /// The command `text` names, or an error listing the known ones.
     init(parsing text: String) throws(EmulatorUsageError) {
@@ -20,6 +22,7 @@ enum EmulatorCommand: Sendable, Equatable {
         case "disconnect": self = .disconnect
         case "status": self = .status
         case "voice": self = .voice
+        case "touch": self = .touch
         case "wait server": self = .waitServer
         case "quit": self = .quit
         default:

@@ -14,7 +14,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             Without --bus it starts a private D-Bus and a private PulseAudio with its bluetooth modules (--sound-server \
             pipewire: PipeWire, WirePlumber and pipewire-pulse; --sound-server bluealsa: BlueALSA for the ALSA backend), and prints \
             the PULSE_SERVER to give glasses-audio. Commands on stdin (or --script): connect, disconnect, battery N \
-            (percent, 0-100), status, voice (the glasses open the voice link), wait server (until a sound server registered), quit.
+            (the glasses report their level, percent, 0-100: BlueZ's Battery1 appears at the first report made over a \
+            hands-free link a sound server holds; the glasses also report it as that link comes up), status, voice (the glasses \
+            open the voice link), touch (AVRCP play: a key at bluetoothd's input device for the glasses, see \
+            GLASSES_AUDIO_INPUT_DEVICES), wait server (until a sound server registered), quit.
             Example:
               glasses-emulator --profile ray-ban-meta-gen-2 --mic samples/hey-glasses-what-time.wav --loop --echo-db -10
               PULSE_SERVER=<printed> glasses-audio monitor
@@ -43,6 +46,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("echo-delay"), parsing: .unconditional, help: "The echo path's delay, in milliseconds.")
     var echoDelay: Double = 20
+
+    @Option(name: .customLong("input-devices"), help: "A folder to play the kernel's input devices in: bluetoothd's device for the glasses' AVRCP keys (FOLDER/devices as /proc/bus/input/devices, FOLDER/input as /dev/input). Default: one in the sandbox; none with --bus.")
+    var inputFolder: String?
 
     @Flag(help: "Start with the glasses disconnected (folded).")
     var disconnected = false
@@ -88,8 +94,9 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             busAddress = box.busAddress
         }
         defer { sandbox?.stop() }
+        let inputDevices = try (inputFolder ?? sandbox.map { $0.directory + "/input-devices" }).map { try EmulatedInputDevices(folder: $0) }
         let emulator = try await GlassesEmulator.start(
-            busAddress: busAddress, glasses: EmulatedGlasses(profile: deviceProfile), audio: audio, logger: logger)
+            busAddress: busAddress, glasses: EmulatedGlasses(profile: deviceProfile), audio: audio, inputDevices: inputDevices, logger: logger)
         defer { emulator.close() }
         if let sandbox {
             switch soundServer {
@@ -99,6 +106,10 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
             }
             if soundServer != .bluealsa { ConsoleIO.printLine("PULSE_SERVER=\(sandbox.pulseServer)") }
             ConsoleIO.printLine("DBUS_SYSTEM_BUS_ADDRESS=\(sandbox.busAddress)")
+        }
+        if let inputDevices {
+            ConsoleIO.printLine("GLASSES_AUDIO_INPUT_DEVICES=\(inputDevices.devicesFile)")
+            ConsoleIO.printLine("GLASSES_AUDIO_INPUT_DIR=\(inputDevices.inputDirectory)")
         }
         if !disconnected { try emulator.connect() }
 
@@ -141,6 +152,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
         case .connect: try emulator.connect()
         case .disconnect: try emulator.disconnect()
         case .battery(let level): try emulator.setBattery(level)
+        case .touch: try emulator.touch()
         case .status:
             let s = emulator.statistics
             ConsoleIO.printLine(
@@ -148,7 +160,7 @@ struct GlassesEmulatorCommand: AsyncParsableCommand {
                     + "sound server \(emulator.soundServerRegistered ? "registered" : "not registered"); "
                     + "A2DP acquired \(s.mediaAcquisitions)x, voice link opened \(s.voiceAcquisitions)x; "
                     + "packets: media \(s.mediaPackets), mic \(s.voicePacketsToServer) (\(s.voicePacketsDropped) dropped: the server read late), speaker \(s.voicePacketsFromServer); "
-                    + "battery \(emulator.battery)%")
+                    + "battery \(emulator.battery)%\(emulator.batteryShown ? "" : " (not reported over a hands-free link)")")
         case .waitServer, .quit, .voice: break
         }
     }

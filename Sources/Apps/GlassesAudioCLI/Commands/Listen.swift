@@ -260,7 +260,12 @@ extension Listen {
         }
         let reader: GlassesButtonReader
         do {
-            reader = try GlassesButtonReader(address: glasses.id.rawValue, name: glasses.name.isEmpty ? nil : glasses.name)
+            // The emulator's sandbox plays the kernel's input devices in a folder of its own and says where.
+            let environment = ProcessInfo.processInfo.environment
+            reader = try GlassesButtonReader(
+                address: glasses.id.rawValue, name: glasses.name.isEmpty ? nil : glasses.name,
+                devicesFile: environment["GLASSES_AUDIO_INPUT_DEVICES"] ?? "/proc/bus/input/devices",
+                inputDirectory: environment["GLASSES_AUDIO_INPUT_DIR"] ?? "/dev/input")
         } catch {
             throw CLIError("--button: \(error)")
         }
