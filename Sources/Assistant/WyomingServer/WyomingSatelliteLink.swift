@@ -104,8 +104,8 @@ public actor WyomingSatelliteLink {
     private func receivedOutsideCommand(_ event: WyomingEvent, from peer: Int) -> Bool {
         guard peer == running else { return false }
         switch event {
-        case .transcript, .synthesize, .error:
-            lateReply = true
+        case .transcript, .synthesize:
+            lateReply = true  // its TTS audio follows; an error has none
             return false
         case .audioStart(let format, _):
             incoming = lateReply ? nil : (peer, format, [])
