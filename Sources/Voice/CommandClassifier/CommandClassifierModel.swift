@@ -44,6 +44,9 @@ public struct CommandClassifierModel: Sendable {
         try self.init(json: data, path: path)
     }
 
+    /// A shipped model keeps its tensors in a raw little-endian float32 file beside `path`, which
+    /// the JSON names (`weights`) and gives each tensor's offset in; the trainer's own JSON holds
+    /// them as base64.
     init(json data: Data, path: String) throws(CommandClassifierError) {
         let file: ModelFile
         do { file = try JSONDecoder().decode(ModelFile.self, from: data) } catch {
@@ -57,9 +60,26 @@ public struct CommandClassifierModel: Sendable {
         embeddingSize = file.embeddingSize
         least = file.least
         let inputs = (segments.reduce(0, +) + 1) * embeddingSize + 1
-        func floats(_ text: String, _ count: Int, _ name: String) throws(CommandClassifierError) -> [Float] {
-            guard let bytes = Data(base64Encoded: text), bytes.count == count * 4 else {
-                throw .malformed(path: path, reason: "\(name): expected \(count) base64 float32 values")
+        var weights: Data?
+        if let name = file.weights {
+            let weightsPath = (URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)).path
+            do { weights = try Data(contentsOf: URL(fileURLWithPath: weightsPath)) } catch {
+                throw .unreadable(path: weightsPath, reason: error.localizedDescription)
+            }
+        }
+        func floats(_ tensor: Tensor, _ count: Int, _ name: String) throws(CommandClassifierError) -> [Float] {
+            let bytes: Data
+            switch tensor {
+            case .base64(let text):
+                guard let decoded = Data(base64Encoded: text), decoded.count == count * 4 else {
+                    throw .malformed(path: path, reason: "\(name): expected \(count) base64 float32 values")
+                }
+                bytes = decoded
+            case .offset(let offset):
+                guard let weights, offset >= 0, (offset + count) * 4 <= weights.count else {
+                    throw .malformed(path: path, reason: "\(name): \(count) values at \(offset) are beyond the weights file (\(file.weights ?? "none named"))")
+                }
+                bytes = weights.subdata(in: weights.startIndex + offset * 4..<weights.startIndex + (offset + count) * 4)
             }
             return bytes.withUnsafeBytes { raw in (0..<count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) } }
         }
@@ -138,15 +158,29 @@ public struct CommandClassifierModel: Sendable {
     }
 
     /// The file's layout (the trainer's docstring describes it).
+    /// A tensor: base64 float32 in the JSON (the trainer's file), or an offset (in values) into
+    /// the weights file (the shipped one: 1.6 MB of raw floats rather than 2.2 MB of base64).
+    private enum Tensor: Decodable {
+        case base64(String)
+        case offset(Int)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let offset = try? container.decode(Int.self) { self = .offset(offset) } else { self = .base64(try container.decode(String.self)) }
+        }
+    }
+
     private struct ModelFile: Decodable {
-        struct Member: Decodable { var hidden: Int; var w1: String; var b1: String; var w2: String; var b2: String }
+        struct Member: Decodable { var hidden: Int; var w1: Tensor; var b1: Tensor; var w2: Tensor; var b2: Tensor }
         var format: String
+        /// The raw float32 file beside the JSON that the tensors' offsets point into.
+        var weights: String?
         var classes: [String]
         var segments: [Int]
         var embeddingSize: Int
         var inputs: Int
-        var mean: String
-        var std: String
+        var mean: Tensor
+        var std: Tensor
         var members: [Member]
         var least: Double
     }
