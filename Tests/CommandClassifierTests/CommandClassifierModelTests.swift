@@ -49,6 +49,10 @@ struct CommandClassifierModelTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.shipped))) as! [String: Any]
         json["mean"] = "AAAA"
+        // The shipped JSON's tensors live in the raw file it names: copied beside the damaged one.
+        let weights = try #require(json["weights"] as? String)
+        try FileManager.default.copyItem(
+            atPath: (Self.shipped as NSString).deletingLastPathComponent + "/" + weights, toPath: directory.appendingPathComponent(weights).path)
         let path = directory.appendingPathComponent("model.json").path
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
         #expect(throws: CommandClassifierError.malformed(path: path, reason: "mean: expected 1057 base64 float32 values")) {
