@@ -154,16 +154,7 @@ extension DaemonSuites {
             #expect(stopped.status == 0, "\(stopped.stderr)")
 
             let timers = try #require(json.json["timers"] as? [[String: Any]], "\(json.body)")
-            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea", "toast"])
-            #expect(timers.map { $0["total_seconds"] as? Int } == [300, 120, 60])
-            let pastaLeft = try #require(timers[0]["seconds_left"] as? Int)
-            #expect(pastaLeft > 0 && pastaLeft <= 300)  // running: it counts down from 300
-            #expect(timers.map { $0["active"] as? Bool } == [true, false, false])
-            #expect(timers[1]["seconds_left"] as? Int == 100)  // paused with 100 s left
-            #expect(timers.map { $0["finished"] as? Bool } == [false, false, true])
-            #expect(status.stdout.contains("tea: 1:40 left of 2:00, paused"), "\(status.stdout)")
-            #expect(status.stdout.contains("toast: finished, ringing"), "\(status.stdout)")
-            #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
+            try HomeAssistantTimers.expectShown(timers, status: status.stdout)
             #expect(stopped.stderr.contains("timer t2 'tea' voiceAssistantTimerUpdated, 100 s of 120 s left, not running"), "\(stopped.stderr)")
         }
 

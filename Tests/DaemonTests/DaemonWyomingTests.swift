@@ -80,17 +80,7 @@ extension DaemonSuites {
 
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             let timers = try #require(object["timers"] as? [[String: Any]], "\(json.stdout)")
-            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea", "toast"])
-            #expect(timers.map { $0["total_seconds"] as? Int } == [300, 120, 60])
-            let pastaLeft = try #require(timers[0]["seconds_left"] as? Int)
-            #expect(pastaLeft > 0 && pastaLeft <= 300)  // running: it counts down from 300
-            #expect(timers.map { $0["active"] as? Bool } == [true, false, false])
-            #expect(timers[1]["seconds_left"] as? Int == 100)  // paused with 100 s left
-            #expect(timers.map { $0["finished"] as? Bool } == [false, false, true])
-            #expect(status.stdout.contains("tea: 1:40 left of 2:00, paused"), "\(status.stdout)")
-            #expect(status.stdout.contains("toast: finished, ringing"), "\(status.stdout)")
-            #expect(status.stdout.contains("pasta: "), "\(status.stdout)")
-            #expect(!status.stdout.contains("eggs"), "\(status.stdout)")
+            try HomeAssistantTimers.expectShown(timers, status: status.stdout)
         }
 
         @Test("a timer Home Assistant says finished rings on the glasses (the route opens for it) until the wake word stops it; then it is gone and the route goes")

@@ -24,19 +24,12 @@ public final class AvahiDaemon: @unchecked Sendable {  // pid is set once in ini
 
             """
         try config.write(toFile: directory.path("avahi.conf"), atomically: true, encoding: .utf8)
-        let pid = try Run.background(
+        pid = try Run.daemon(
             "avahi-daemon", ["-f", directory.path("avahi.conf"), "--no-drop-root", "--no-chroot", "--no-rlimits", "--no-proc-title"],
-            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], logPath: directory.path("avahi.log"))
-        self.pid = pid
-        var exited = false
-        let owned = Poll.until({
-            (try? bus.send(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner", "string:org.freedesktop.Avahi"]))?.status == 0
-        }, giveUpIf: { exited = hasExited(pid); return exited })
-        if owned { return }
-        if exited { self.pid = nil }
-        let log = (try? String(contentsOfFile: directory.path("avahi.log"), encoding: .utf8)) ?? ""
-        stop()
-        throw TestFailure("avahi-daemon did not start: \(log.suffix(800))")
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], logPath: directory.path("avahi.log"),
+            ready: {
+                (try? bus.send(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner", "string:org.freedesktop.Avahi"]))?.status == 0
+            })
     }
 
     deinit { stop() }

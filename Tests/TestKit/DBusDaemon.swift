@@ -27,20 +27,13 @@ public final class DBusDaemon: @unchecked Sendable {
             </busconfig>
             """
         try config.write(toFile: directory.path("bus.conf"), atomically: true, encoding: .utf8)
-        let pid = try Run.background(
+        pid = try Run.daemon(
             "dbus-daemon", ["--config-file=\(directory.path("bus.conf"))", "--nofork", "--nopidfile", "--nosyslog"],
-            logPath: directory.path("dbus.log"))
-        self.pid = pid
-        var exited = false
-        let answers = Poll.until({
-            FileManager.default.fileExists(atPath: directory.path("bus"))
-                && (try? send(["--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.GetId"]))?.status == 0
-        }, giveUpIf: { exited = hasExited(pid); return exited })
-        if answers { return }
-        if exited { self.pid = nil }
-        let log = (try? String(contentsOfFile: directory.path("dbus.log"), encoding: .utf8)) ?? ""
-        stop()
-        throw TestFailure("dbus-daemon did not start: \(log.suffix(800))")
+            logPath: directory.path("dbus.log"),
+            ready: {
+                FileManager.default.fileExists(atPath: directory.path("bus"))
+                    && (try? send(["--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.GetId"]))?.status == 0
+            })
     }
 
     deinit { stop() }

@@ -44,6 +44,23 @@ public enum Run {
         return try spawn(program, arguments, environment: environment, actions: &actions)
     }
 
+    /// Starts a daemon (``background(_:_:environment:logPath:)``) and waits until `ready` says
+    /// it serves; one that exits first or never gets ready is stopped, and the error carries
+    /// the tail of its log.
+    public static func daemon(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], logPath: String, ready: () -> Bool
+    ) throws -> pid_t {
+        let pid = try background(program, arguments, environment: environment, logPath: logPath)
+        var exited = false
+        if Poll.until(ready, giveUpIf: { exited = hasExited(pid); return exited }) { return pid }
+        if !exited {
+            kill(pid, SIGTERM)
+            wait(for: pid)
+        }
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        throw TestFailure("\(program) did not start: \(log.suffix(800))")
+    }
+
     /// Waits for `pid` to exit and returns its exit status (128 + signal when killed).
     @discardableResult
     public static func wait(for pid: pid_t) -> Int32 {
