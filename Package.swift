@@ -19,7 +19,7 @@ let layers: [String: [String]] = [
         "CALSA", "CBLAS", "CBluetooth", "CDBus", "CEspeak", "CFFTW", "CFLAC", "CFlite", "CMalloc", "CPrctl", "COpus", "CPocketSphinx", "CPulse", "CSBC",
         "CSoxr", "CSpeexDSP", "CWebRTCAudioProcessing", "BlueALSAHCIShim",
     ],
-    "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs"],
+    "Core": ["AudioCore", "Routing", "DeviceProfiles", "Store", "DBusKit", "BluetoothIDs", "UnixSockets"],
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "CommandClassifier", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
     "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
@@ -155,7 +155,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "PulseBackend",
-            dependencies: ["AudioBackend", "AudioCore", "Routing", "CPulse"],
+            dependencies: ["AudioBackend", "AudioCore", "Routing", "UnixSockets", "CPulse"],
             swiftSettings: strict),
         .target(
             name: "ALSABackend",
@@ -182,7 +182,7 @@ let package = Package(
         .executableTarget(
             name: "glasses-emulator",
             dependencies: [
-                "GlassesEmulator", "AudioCore", "DeviceProfiles",
+                "GlassesEmulator", "AudioCore", "DeviceProfiles", "UnixSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -256,6 +256,7 @@ let package = Package(
         // BlueZ first-hand (issue 10): the org.bluez names both sides share, the pure object
         // model, and the D-Bus client that feeds it.
         .target(name: "BluetoothIDs", swiftSettings: strict),
+        .target(name: "UnixSockets", swiftSettings: strict),
         .target(name: "BluezModel", dependencies: ["BluetoothIDs", "Routing"], swiftSettings: strict),
         .target(
             name: "BluezBackend",
@@ -377,7 +378,7 @@ let package = Package(
             dependencies: [
                 "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "AssistantAssembly", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
-                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer", "DBusKit",
+                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer", "DBusKit", "UnixSockets",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

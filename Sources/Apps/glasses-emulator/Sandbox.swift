@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UnixSockets
 
 /// A private message bus and a private PulseAudio with its bluetooth modules (or PipeWire with
 /// WirePlumber's, see `startPipeWire()`), for the emulator to drive when no bus is given:
@@ -78,19 +79,7 @@ final class Sandbox: Sendable {
     /// Whether the Unix socket at `path` takes a connection now. Its file exists from the
     /// daemon's bind(), but it refuses connections until listen(): the emulator, under load,
     /// connected in between and failed ("Connection refused").
-    static func acceptsConnections(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
-    }
+    static func acceptsConnections(_ path: String) -> Bool { UnixSocket.connect(path: path) == .accepted }
 
     func waitUntil(_ what: String, _ condition: () -> Bool) throws {
         for _ in 0..<200 {

@@ -135,30 +135,14 @@ final class PulseContext: @unchecked Sendable {
     // MARK: - Introspection
 
     func sinks() async throws -> [PulseEndpointInfo] {
-        let request = Collector<PulseEndpointInfo>()
-        return try await request.run(self) { context, userdata in
-            pa_context_get_sink_info_list(context, { _, info, eol, userdata in
-                Collector<PulseEndpointInfo>.receive(userdata, info, eol) { info in
-                    PulseEndpointInfo(
-                        index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec,
-                        proplist: info.proplist, running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED,
-                        isMonitor: false, card: info.card)
-                }
-            }, userdata)
+        try await Collector<PulseEndpointInfo>().run(self) { context, userdata in
+            pa_context_get_sink_info_list(context, { _, info, eol, userdata in Collector.receive(userdata, info, eol, PulseEndpointInfo.init(sink:)) }, userdata)
         }
     }
 
     func sources() async throws -> [PulseEndpointInfo] {
-        let request = Collector<PulseEndpointInfo>()
-        return try await request.run(self) { context, userdata in
-            pa_context_get_source_info_list(context, { _, info, eol, userdata in
-                Collector<PulseEndpointInfo>.receive(userdata, info, eol) { info in
-                    PulseEndpointInfo(
-                        index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec,
-                        proplist: info.proplist, running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
-                        isMonitor: info.monitor_of_sink != UInt32.max, card: info.card)
-                }
-            }, userdata)
+        try await Collector<PulseEndpointInfo>().run(self) { context, userdata in
+            pa_context_get_source_info_list(context, { _, info, eol, userdata in Collector.receive(userdata, info, eol, PulseEndpointInfo.init(source:)) }, userdata)
         }
     }
 
@@ -463,6 +447,19 @@ enum PulseStreamBindings {
 }
 
 extension PulseEndpointInfo {
+    init(sink info: pa_sink_info) {
+        self.init(
+            index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec, proplist: info.proplist,
+            running: info.state == PA_SINK_RUNNING, suspended: info.state == PA_SINK_SUSPENDED, isMonitor: false, card: info.card)
+    }
+
+    init(source info: pa_source_info) {
+        self.init(
+            index: info.index, name: info.name, description: info.description, sampleSpec: info.sample_spec, proplist: info.proplist,
+            running: info.state == PA_SOURCE_RUNNING, suspended: info.state == PA_SOURCE_SUSPENDED,
+            isMonitor: info.monitor_of_sink != UInt32.max, card: info.card)
+    }
+
     /// From the fields libpulse's sink and source infos share.
     init(
         index: UInt32, name: UnsafePointer<CChar>, description: UnsafePointer<CChar>?, sampleSpec: pa_sample_spec,

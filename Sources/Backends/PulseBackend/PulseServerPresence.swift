@@ -1,4 +1,5 @@
 import Foundation
+import UnixSockets
 
 /// Whether a PulseAudio server is there, decided by state, not by how fast it answers: a
 /// server whose Unix socket accepts a connection is present, however long it then takes to
@@ -29,7 +30,7 @@ extension PulseAudioBackend {
         for candidate in PulseServerAddress.candidates(server: server, environment: environment) {
             switch candidate {
             case .unixSocket(let path):
-                switch UnixSocketProbe.connect(path: path) {
+                switch UnixSocket.connect(path: path) {
                 case .accepted: return .listening(path)
                 case .refused(let why): misses.append("\(path): \(why)")
                 }
@@ -39,39 +40,5 @@ extension PulseAudioBackend {
             }
         }
         return .absent(misses.joined(separator: "; "))
-    }
-}
-
-/// One `connect(2)` to a Unix stream socket, closed at once.
-enum UnixSocketProbe {
-    enum Outcome: Equatable {
-        case accepted
-        case refused(String)
-    }
-
-    static func connect(path: String) -> Outcome {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { return .refused("the path is longer than a socket address holds") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return .refused("socket(): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if result == 0 { return .accepted }
-        let code = errno
-        switch code {
-        case ENOENT: return .refused("no socket")
-        case ECONNREFUSED: return .refused("nothing listens (connection refused)")
-        default: return .refused(String(cString: strerror(code)))
-        }
     }
 }

@@ -80,14 +80,7 @@ extension TFLiteGraph {
         state.values = values
         state.kept = kept
         if reused { state.incrementalRuns += 1 }
-        var outputs: [Tensor] = []
-        for slot in graph.outputs {
-            guard let value = values[slot] else {
-                throw TFLiteGraphError(file: file, problem: .invalidModel("output '\(graph.tensors[slot].name)' is never computed"))
-            }
-            outputs.append(value)
-        }
-        return outputs
+        return try outputs(of: graph, named: "output", in: values)
     }
 
     /// Whether `current`'s rows `0..<H−shift` along axis 1 equal `previous`'s rows `shift..<H`.

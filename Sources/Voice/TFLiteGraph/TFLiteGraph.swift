@@ -166,14 +166,18 @@ public struct TFLiteGraph: Sendable {
             }
             for (slot, result) in zip(operation.outputs, results) { values[slot] = result }
         }
-        var outputs: [Tensor] = []
-        for slot in graph.outputs {
+        return try outputs(of: graph, named: "subgraph \(index) output", in: values)
+    }
+
+    /// The subgraph's outputs among the computed `values`; one never computed means a broken model
+    /// (the message names it as `what 'tensor'`).
+    func outputs(of graph: PreparedSubgraph, named what: String, in values: [Tensor?]) throws(TFLiteGraphError) -> [Tensor] {
+        try graph.outputs.map { slot throws(TFLiteGraphError) in
             guard let value = values[slot] else {
-                throw TFLiteGraphError(file: file, problem: .invalidModel("subgraph \(index) output '\(graph.tensors[slot].name)' is never computed"))
+                throw TFLiteGraphError(file: file, problem: .invalidModel("\(what) '\(graph.tensors[slot].name)' is never computed"))
             }
-            outputs.append(value)
+            return value
         }
-        return outputs
     }
 }
 
