@@ -10,16 +10,15 @@ Prints one JSON line: the figures of each run and their medians (ms).
 
     ha_bench.py HOST ESPHOME_PORT HTTP_PORT API_KEY TTS_URL [--runs N] [--timeout S]
 """
-import argparse
 import asyncio
-import json
 import statistics
-import sys
 import threading
 import time
 import urllib.request
 
-from aioesphomeapi import APIClient, VoiceAssistantEventType as Event
+from aioesphomeapi import VoiceAssistantEventType as Event
+
+import ha_peer
 
 
 def follow_events(url: str, key: str, seen: list, stop: threading.Event) -> None:
@@ -37,10 +36,8 @@ def follow_events(url: str, key: str, seen: list, stop: threading.Event) -> None
                 seen.append(time.monotonic())
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("host")
-    parser.add_argument("port", type=int)
+async def main() -> None:
+    parser = ha_peer.arguments(__doc__)
     parser.add_argument("http_port", type=int)
     parser.add_argument("api_key")
     parser.add_argument("tts_url")
@@ -53,7 +50,7 @@ async def main() -> int:
         target=follow_events, args=(f"http://{args.host}:{args.http_port}/api/events", args.api_key, replies, stop_events),
         daemon=True).start()
 
-    client = APIClient(args.host, args.port, None, client_info="Home Assistant (bench)")
+    client = ha_peer.client(args, who="Home Assistant (bench)")
     runs: list = []
     current: dict = {}
     stopped: asyncio.Queue = asyncio.Queue()
@@ -73,49 +70,49 @@ async def main() -> int:
     async def handle_announcement_finished(message):
         finished.put_nowait(message.success)
 
-    summary: dict = {}
-    try:
-        await asyncio.wait_for(client.connect(login=True), 30)
+    summary: dict = {"runs": runs}
+
+    async def part() -> None:
         client.subscribe_voice_assistant(
             handle_start=handle_start, handle_stop=handle_stop, handle_audio=handle_audio,
             handle_announcement_finished=handle_announcement_finished)
-        async with asyncio.timeout(args.timeout):
-            while len(runs) < args.runs:
-                abort = await stopped.get()
-                if abort or "first_audio" not in current:
-                    continue
-                run = {"wake_to_first_audio_ms": (current["first_audio"] - current["start"]) * 1000}
-                send = client.send_voice_assistant_event
-                for event in (Event.VOICE_ASSISTANT_RUN_START, Event.VOICE_ASSISTANT_STT_START,
-                              Event.VOICE_ASSISTANT_STT_VAD_START, Event.VOICE_ASSISTANT_STT_VAD_END):
-                    send(event, {})
-                send(Event.VOICE_ASSISTANT_STT_END, {"text": "what time is it"})
-                send(Event.VOICE_ASSISTANT_INTENT_START, {})
-                send(Event.VOICE_ASSISTANT_INTENT_END, {"conversation_id": "bench", "continue_conversation": "0"})
-                send(Event.VOICE_ASSISTANT_TTS_START, {"text": "It is noon."})
-                seen = len(replies)
-                sent = time.monotonic()
-                send(Event.VOICE_ASSISTANT_TTS_END, {"url": args.tts_url})
-                send(Event.VOICE_ASSISTANT_RUN_END, {})
-                run["played"] = await finished.get()
-                if len(replies) > seen:
-                    run["tts_url_to_first_sample_ms"] = (replies[seen] - sent) * 1000
-                runs.append(run)
-        await asyncio.wait_for(client.disconnect(), 15)
-    except TimeoutError:
-        summary["timed_out"] = True
-    except Exception as error:
-        summary["error"] = f"{type(error).__name__}: {error}"
-    stop_events.set()
-    summary["runs"] = runs
-    for name in ("wake_to_first_audio_ms", "tts_url_to_first_sample_ms"):
-        values = [run[name] for run in runs if name in run]
-        if values:
-            summary[name] = {"median": round(statistics.median(values), 1), "min": round(min(values), 1),
-                             "max": round(max(values), 1), "n": len(values)}
-    print(json.dumps(summary), flush=True)
-    return 0
+        try:
+            async with asyncio.timeout(args.timeout):
+                while len(runs) < args.runs:
+                    await serve()
+        finally:
+            stop_events.set()
+            for name in ("wake_to_first_audio_ms", "tts_url_to_first_sample_ms"):
+                values = [run[name] for run in runs if name in run]
+                if values:
+                    summary[name] = {"median": round(statistics.median(values), 1), "min": round(min(values), 1),
+                                     "max": round(max(values), 1), "n": len(values)}
+
+    async def serve() -> None:
+        """One run: the device's audio until it ends the command, then HA's answer with the TTS URL."""
+        abort = await stopped.get()
+        if abort or "first_audio" not in current:
+            return
+        run = {"wake_to_first_audio_ms": (current["first_audio"] - current["start"]) * 1000}
+        send = client.send_voice_assistant_event
+        for event in (Event.VOICE_ASSISTANT_RUN_START, Event.VOICE_ASSISTANT_STT_START,
+                      Event.VOICE_ASSISTANT_STT_VAD_START, Event.VOICE_ASSISTANT_STT_VAD_END):
+            send(event, {})
+        send(Event.VOICE_ASSISTANT_STT_END, {"text": "what time is it"})
+        send(Event.VOICE_ASSISTANT_INTENT_START, {})
+        send(Event.VOICE_ASSISTANT_INTENT_END, {"conversation_id": "bench", "continue_conversation": "0"})
+        send(Event.VOICE_ASSISTANT_TTS_START, {"text": "It is noon."})
+        seen = len(replies)
+        sent = time.monotonic()
+        send(Event.VOICE_ASSISTANT_TTS_END, {"url": args.tts_url})
+        send(Event.VOICE_ASSISTANT_RUN_END, {})
+        run["played"] = await finished.get()
+        if len(replies) > seen:
+            run["tts_url_to_first_sample_ms"] = (replies[seen] - sent) * 1000
+        runs.append(run)
+
+    await ha_peer.session(client, summary, part)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    ha_peer.run(main)

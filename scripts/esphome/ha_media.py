@@ -5,24 +5,20 @@ while it plays. Prints one JSON summary with the media player states seen.
 
     ha_media.py HOST PORT MEDIA_URL LONG_MEDIA_URL [--noise-psk KEY] [--timeout S]
 """
-import argparse
 import asyncio
-import json
-import sys
 
-from aioesphomeapi import APIClient, MediaPlayerCommand, MediaPlayerEntityState, MediaPlayerInfo, MediaPlayerState
+from aioesphomeapi import MediaPlayerCommand, MediaPlayerEntityState, MediaPlayerInfo, MediaPlayerState
+
+import ha_peer
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("host")
-    parser.add_argument("port", type=int)
+async def main() -> None:
+    parser = ha_peer.arguments(__doc__)
     parser.add_argument("media_url")
     parser.add_argument("long_media_url")
-    parser.add_argument("--noise-psk")
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()
-    client = APIClient(args.host, args.port, None, client_info="Home Assistant (test)", noise_psk=args.noise_psk)
+    client = ha_peer.client(args)
     summary: dict = {"states": []}
     changes: asyncio.Queue = asyncio.Queue()
 
@@ -38,8 +34,7 @@ async def main() -> int:
             if test(seen):
                 return seen
 
-    try:
-        await asyncio.wait_for(client.connect(login=True), 30)
+    async def part() -> None:
         entities, _ = await asyncio.wait_for(client.list_entities_services(), 30)
         key = next(entity.key for entity in entities if isinstance(entity, MediaPlayerInfo))
         client.subscribe_states(on_state)
@@ -59,15 +54,9 @@ async def main() -> int:
             await asyncio.sleep(1.5)
             client.media_player_command(key, command=MediaPlayerCommand.STOP)
             summary["stopped"] = await until(lambda seen: seen["state"] == "IDLE")
-        await asyncio.wait_for(client.disconnect(), 15)
-        summary["disconnected"] = True
-    except TimeoutError:
-        summary["timed_out"] = True
-    except Exception as error:  # the test reads what failed
-        summary["error"] = f"{type(error).__name__}: {error}"
-    print(json.dumps(summary), flush=True)
-    return 0
+
+    await ha_peer.session(client, summary, part)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    ha_peer.run(main)

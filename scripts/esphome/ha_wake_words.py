@@ -6,23 +6,17 @@ and note the phrase it names. Prints one JSON summary.
 
     ha_wake_words.py HOST PORT CHOICE [--noise-psk KEY] [--timeout S]
 """
-import argparse
 import asyncio
-import json
-import sys
 
-from aioesphomeapi import APIClient
+import ha_peer
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("host")
-    parser.add_argument("port", type=int)
+async def main() -> None:
+    parser = ha_peer.arguments(__doc__)
     parser.add_argument("choice")
-    parser.add_argument("--noise-psk")
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()
-    client = APIClient(args.host, args.port, None, client_info="Home Assistant (test)", noise_psk=args.noise_psk)
+    client = ha_peer.client(args)
     summary: dict = {}
     started: asyncio.Future = asyncio.get_running_loop().create_future()
 
@@ -44,8 +38,7 @@ async def main() -> int:
             "active": list(answer.active_wake_words),
         }
 
-    try:
-        await asyncio.wait_for(client.connect(login=True), 30)
+    async def part() -> None:
         client.subscribe_voice_assistant(handle_start=handle_start, handle_stop=handle_stop, handle_audio=handle_audio)
         summary["before"] = await configuration()
         await client.set_voice_assistant_configuration(["not_a_wake_word"])
@@ -55,14 +48,10 @@ async def main() -> int:
         try:
             summary["wake_word_phrase"] = await asyncio.wait_for(started, args.timeout)
         except TimeoutError:
-            summary["timed_out"] = True
-        await asyncio.wait_for(client.disconnect(), 15)
-        summary["disconnected"] = True
-    except Exception as error:  # the test reads what failed
-        summary["error"] = f"{type(error).__name__}: {error}"
-    print(json.dumps(summary), flush=True)
-    return 0
+            summary["no_wake"] = True
+
+    await ha_peer.session(client, summary, part)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    ha_peer.run(main)
