@@ -451,6 +451,30 @@ struct AssistantTests {
         ])
     }
 
+    @Test("an announcement who asked no longer wants is stopped: a one-way one's route is stopped, one waiting is dropped, one on the voice route ends the round trip")
+    func cancelledAnnouncements() {
+        let audio = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [0.1])
+        let (first, second) = (Announcement(id: 1, audio: audio, startConversation: false), Announcement(id: 2, audio: audio, startConversation: false))
+        var machine = Assistant(configuration: .init(policy: .mediaFirst))
+        _ = machine.handle(.announce(first), at: .zero)
+        #expect(machine.handle(.announce(second), at: .seconds(1)).isEmpty, "it waits for the first")
+        #expect(machine.handle(.cancelAnnouncement(id: 2), at: .seconds(2)) == [
+            .emit(AssistantEvent(.announcementFinished, time: .seconds(2), text: "stopped before it played")), .announced(id: 2, played: false),
+        ])
+        #expect(machine.handle(.cancelAnnouncement(id: 1), at: .seconds(3)) == [.stopAnnouncement])
+        #expect(types(machine.handle(.announcementPlayed(id: 1, interrupted: true), at: .seconds(4))) == ["announcementFinished", "announced"])
+        #expect(machine.handle(.cancelAnnouncement(id: 1), at: .seconds(5)).isEmpty, "over already")
+
+        let question = Announcement(id: 3, audio: audio, startConversation: true)
+        _ = machine.handle(.announce(question), at: .seconds(6))
+        _ = machine.handle(.routeReady(route), at: .seconds(7))
+        #expect(machine.phase == .speaking)
+        let stopped = machine.handle(.cancelAnnouncement(id: 3), at: .seconds(8))
+        #expect(stopped.starts(with: [.cancelSpeech]) && stopped.contains(.announced(id: 3, played: false)), "\(stopped)")
+        #expect(!stopped.contains(.startCommand), "no conversation after a stopped question")
+        #expect(machine.phase != .speaking)
+    }
+
     @Test("an announcement that expects an answer opens the voice route, plays on it, then captures a command without the wake word")
     func conversationAnnouncement() {
         let question = Announcement(id: 1, audio: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [0.1]), startConversation: true)

@@ -13,6 +13,28 @@ extension DaemonSuites {
         private func esphomePort(_ daemon: DaemonProcess) throws -> Int { try PythonPeers.port(of: "esphome", in: daemon) }
         private func summary(_ child: Child) async throws -> [String: Any] { try await PythonPeers.summary(child) }
 
+        /// Home Assistant's media side: a local HTTP server serving `folder`; its base URL.
+        private func mediaServer(_ folder: String) throws -> (Child, String) {
+            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", folder])
+            #expect(server.waitForOutput("port "))
+            let port = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
+            return (server, "http://127.0.0.1:\(port)")
+        }
+
+        private func stop(_ server: Child) {
+            server.signal(SIGTERM)
+            _ = server.finish(hangGuard: .seconds(10))
+        }
+
+        /// `folder` made, with a 16 kHz sine WAV of each (name, seconds, frequency, volume).
+        private func tones(_ files: [(String, String, String, String)], in folder: String) throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, seconds, frequency, volume) in files {
+                let made = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", folder + "/" + name, "synth", seconds, "sine", frequency, "vol", volume])
+                #expect(made.status == 0, "\(made.stderr)")
+            }
+        }
+
         @Test("Home Assistant's client connects plaintext, reads the device and its entities, mutes the microphone, disconnects")
         func homeAssistantConnects() async throws {
             let directory = TemporaryDirectory()
@@ -39,7 +61,7 @@ extension DaemonSuites {
             #expect(formats.first?.first as? String == "flac", "\(formats)")
             #expect(result["muted"] as? Bool == true, "\(result)")
             let wakeWords = try #require(result["wake_words"] as? [String: Any], "\(result)")
-            #expect(wakeWords["available"] as? [[String]] == [["hey_glasses", "hey glasses"]], "\(wakeWords)")
+            #expect((wakeWords["available"] as? [[String]])?.first == ["hey_glasses", "hey glasses"], "\(wakeWords)")
             #expect(wakeWords["active"] as? [String] == ["hey_glasses"])
             #expect(wakeWords["max_active"] as? Int == 1)
             #expect(result["announce_success"] as? Bool == false, "its media's server is closed: not played, said at once")
@@ -62,9 +84,10 @@ extension DaemonSuites {
         }
 
         @Test(
-            "Home Assistant's pipeline over the ESPHome API (encrypted, no backend flag): the wake phrase on the simulated mic starts a run, the mic streams to HA as it is captured, HA's TTS WAV (from a local HTTP server) is heard at the speaker and AnnounceFinished sent; continue_conversation listens again without the wake word; a TTS URL that 404s and an ERROR run take the assistant's error path, the next command served after each"
+            "Home Assistant's pipeline over the ESPHome API (encrypted and plaintext, no backend flag): the wake phrase on the simulated mic starts a run, the mic streams to HA as it is captured, HA's TTS WAV (from a local HTTP server) is heard at the speaker and AnnounceFinished sent; continue_conversation listens again without the wake word; a TTS URL that 404s and an ERROR run take the assistant's error path, the next command served after each",
+            arguments: [true, false]
         )
-        func voiceRun() async throws {
+        func voiceRun(encrypted: Bool) async throws {
             let directory = TemporaryDirectory()
             let data = directory.path("data")
             let speaker = directory.path("speaker.wav")
@@ -73,23 +96,18 @@ extension DaemonSuites {
             // HA's TTS: 3 s of a 440 Hz tone at 22050 Hz (espeak's "It is noon." lasts about 1 s).
             let sox = try Run.command("sox", ["-n", "-r", "22050", "-b", "16", "-c", "1", media + "/reply.wav", "synth", "3", "sine", "440", "vol", "0.5"])
             #expect(sox.status == 0, "\(sox.stderr)")
-            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", media])
-            defer {
-                server.signal(SIGTERM)
-                _ = server.finish(hangGuard: .seconds(10))
-            }
-            #expect(server.waitForOutput("port "))
-            let mediaPort = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
-            let base = "http://127.0.0.1:\(mediaPort)"
+            let (server, base) = try mediaServer(media)
+            defer { stop(server) }
             let daemon = try await DaemonProcess.start(
                 dataDirectory: data, listen: true,
                 arguments: [
                     "--policy", "voiceFirst", "--mic", PythonPeers.root + "/samples/hey-glasses-what-time.wav", "--mic-mode", "loop",
                     "--speaker-out", speaker,
-                ])
+                ] + (encrypted ? [] : ["--esphome-key", "none"]))
             let port = try esphomePort(daemon)
-            let key = try String(contentsOfFile: data + "/esphome_key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            let ha = ["127.0.0.1", "\(port)", "--noise-psk", key, "--timeout", "90"]
+            let key = try encrypted
+                ? ["--noise-psk", String(contentsOfFile: data + "/esphome_key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)] : []
+            let ha = ["127.0.0.1", "\(port)"] + key + ["--timeout", "90"]
             let result = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/reply.wav", "--continue"]))
             let missing = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/missing.wav"]))
             let failed = try await summary(try peer("ha_voice.py", ha + ["--error", "stt-no-text-recognized"]))
@@ -138,6 +156,45 @@ extension DaemonSuites {
             #expect(log.contains("Home Assistant's pipeline failed: stt-no-text-recognized: No text recognized"), "\(log)")
         }
 
+        /// "hey jarvis" has openWakeWord's community head (installed by scripts/bootstrap), so
+        /// the glasses offer it beside the default "hey glasses" (shipped in models/heads).
+        @Test("Home Assistant's \"Wake word\" select over the ESPHome API: the default phrase and every phrase with a head ready are offered; an unknown id changes nothing (said in the log); choosing \"hey jarvis\" applies at once (the configuration, /api/status, the settings across a restart) and the glasses then wake on it")
+        func wakeWordChoice() async throws {
+            let directory = TemporaryDirectory()
+            let data = directory.path("data")
+            let mic = try DaemonLiveSettingsTests.spoken("hey jarvis", in: directory)
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: data, listen: true, arguments: ["--esphome-key", "none", "--policy", "voiceFirst", "--mic", mic, "--mic-mode", "loop"])
+            // Home Assistant sets the satellite up once the glasses listen (and again later: either works).
+            #expect(daemon.child.waitForError("assistant: listening"), "\(daemon.child.stderrSoFar)")
+            let chosen = try await summary(try peer("ha_wake_words.py", ["127.0.0.1", "\(try esphomePort(daemon))", "hey_jarvis", "--timeout", "90"]))
+            let status = try await daemon.request("GET", "/api/status")
+            let settings = try await daemon.request("GET", "/api/settings")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(chosen["error"] == nil && chosen["timed_out"] == nil, "\(chosen)")
+            let before = try #require(chosen["before"] as? [String: Any], "\(chosen)")
+            let offered = try #require(before["available"] as? [[String]], "\(before)")
+            #expect(offered.first == ["hey_glasses", "hey glasses"], "\(offered)")
+            #expect(offered.contains(["hey_jarvis", "hey jarvis"]), "\(offered)")
+            #expect(before["active"] as? [String] == ["hey_glasses"], "\(before)")
+            #expect((chosen["after_unknown"] as? [String: Any])?["active"] as? [String] == ["hey_glasses"], "\(chosen)")
+            #expect((chosen["after_choice"] as? [String: Any])?["active"] as? [String] == ["hey_jarvis"], "\(chosen)")
+            #expect(chosen["wake_word_phrase"] as? String == "hey jarvis", "the glasses woke on the new head: \(chosen)")
+            let wake = try #require(status.json["wake"] as? [String: Any], "\(status.body)")
+            #expect(wake["phrase"] as? String == "hey jarvis" && wake["state"] as? String == "ready", "\(wake)")
+            #expect((settings.json["wake_word"] as? [String: Any])?["keyword"] as? String == "hey jarvis", "\(settings.body)")
+            let log = stopped.stderr
+            #expect(log.contains("the wake word 'not_a_wake_word' is not one the glasses offer (hey_glasses, "), "\(log)")
+            #expect(log.contains("esphome: the wake word is now 'hey jarvis', chosen in Home Assistant"), "\(log)")
+
+            let again = try await DaemonProcess.start(dataDirectory: data, arguments: ["--esphome-key", "none"])
+            let kept = try await again.request("GET", "/api/settings")
+            _ = try await again.stop()
+            #expect((kept.json["wake_word"] as? [String: Any])?["keyword"] as? String == "hey jarvis", "kept across a restart: \(kept.body)")
+        }
+
         @Test("Home Assistant's timers over the ESPHome API: started, paused, cancelled and finished ones reach /api/status and glasses-audio status, on the same board as Wyoming's")
         func timersFromHomeAssistant() async throws {
             let directory = TemporaryDirectory()
@@ -163,21 +220,11 @@ extension DaemonSuites {
             let directory = TemporaryDirectory()
             let speaker = directory.path("speaker.wav")
             let media = directory.path("media")
-            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
-            for (name, seconds, tone) in [("chime.wav", "0.5", "880"), ("message.wav", "2", "440")] {
-                let made = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", media + "/" + name, "synth", seconds, "sine", tone, "vol", "0.5"])
-                #expect(made.status == 0, "\(made.stderr)")
-            }
+            try tones([("chime.wav", "0.5", "880", "0.5"), ("message.wav", "2", "440", "0.5")], in: media)
             let quiet = directory.path("quiet.wav")
             _ = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", quiet, "trim", "0", "3"])
-            let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", media])
-            defer {
-                server.signal(SIGTERM)
-                _ = server.finish(hangGuard: .seconds(10))
-            }
-            #expect(server.waitForOutput("port "))
-            let mediaPort = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
-            let base = "http://127.0.0.1:\(mediaPort)"
+            let (server, base) = try mediaServer(media)
+            defer { stop(server) }
             let daemon = try await DaemonProcess.start(
                 dataDirectory: directory.path("data"), listen: true,
                 arguments: ["--esphome-key", "none", "--mic", quiet, "--mic-mode", "loop", "--speaker-out", speaker])
@@ -206,6 +253,40 @@ extension DaemonSuites {
             #expect(log.contains("\(base)/missing.wav: the server answered HTTP 404"), "\(log)")
             let played = try AudioFileReader.read(speaker)
             #expect(played.duration >= 4.5, "the chime and two messages at the speaker; it had \(played.duration) s")
+        }
+
+        @Test("Home Assistant's media player over the ESPHome API: volume and mute pushed back as states; \"play media\" plays the URL one-way on a speaker route of its own (playing, then idle), at the volume set; stop cuts a longer one short")
+        func mediaPlayer() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let media = directory.path("media")
+            try tones([("song.wav", "2", "440", "0.8"), ("long.wav", "8", "440", "0.8")], in: media)
+            let (server, base) = try mediaServer(media)
+            defer { stop(server) }
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: false, arguments: ["--esphome-key", "none", "--speaker-out", speaker])
+            let result = try await summary(
+                try peer("ha_media.py", ["127.0.0.1", "\(try esphomePort(daemon))", base + "/song.wav", base + "/long.wav", "--timeout", "90"]))
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            let log = stopped.stderr
+
+            #expect(result["error"] == nil && result["timed_out"] == nil, "\(result)")
+            #expect((result["volume_set"] as? [String: Any])?["volume"] as? Double == 0.5, "\(result)")
+            #expect((result["muted"] as? [String: Any])?["muted"] as? Bool == true, "\(result)")
+            #expect((result["unmuted"] as? [String: Any])?["muted"] as? Bool == false, "\(result)")
+            #expect((result["playing"] as? [String: Any])?["state"] as? String == "PLAYING", "\(result)")
+            #expect((result["played"] as? [String: Any])?["state"] as? String == "IDLE", "\(result)")
+            #expect((result["stopped"] as? [String: Any])?["state"] as? String == "IDLE", "\(result)")
+            #expect(result["disconnected"] as? Bool == true, "\(result)")
+            // One-way: the assistant plays each on a speaker route of its own (A2DP on real glasses).
+            #expect(log.components(separatedBy: "assistant: announcementStarted: on a speaker route of its own").count == 3, "\(log)")
+            #expect(log.contains("esphome: the media player played \(base)/song.wav"), "\(log)")
+            #expect(log.contains("esphome: the media player stopped \(base)/long.wav"), "\(log)")
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration >= 3 && played.duration < 2 + 8, "the song whole, the long one cut short: \(played.duration) s")
+            let peak = played.samples.map(abs).max() ?? 0
+            #expect(peak > 0.3 && peak < 0.5, "0.8 at volume 0.5: peak \(peak)")
         }
 
         @Test("garbage, an encrypted client's hello, an oversized frame: each logged and closed; an unknown type is ignored; Home Assistant is served after")

@@ -165,6 +165,43 @@ struct ESPHomeSessionTests {
         #expect(configuration.maxActiveWakeWords == 1)
     }
 
+    @Test func theWakeWordsOfferedAreListedAndOneOfThemIsChosen() throws {
+        let glasses = ESPHomeWakeWordOption(id: "hey_glasses", phrase: "hey glasses")
+        let jarvis = ESPHomeWakeWordOption(id: "hey_jarvis", phrase: "hey jarvis")
+        var session = ESPHomeSession(device: device, encrypted: false, state: ESPHomeDeviceState(wakeWord: glasses, availableWakeWords: [glasses, jarvis]))
+        _ = session.receive(try ESPHomeHelloRequest().frame())
+        let frames = sent(session.receive(try ESPHomeVoiceAssistantConfigurationRequest().frame()))
+        let configuration = try ESPHomeVoiceAssistantConfigurationResponse(frame: try #require(frames.first))
+        #expect(configuration.availableWakeWords.map(\.id) == ["hey_glasses", "hey_jarvis"])
+        #expect(configuration.availableWakeWords.map(\.wakeWord) == ["hey glasses", "hey jarvis"])
+        #expect(configuration.activeWakeWords == ["hey_glasses"])
+
+        var choice = ESPHomeVoiceAssistantSetConfiguration()
+        choice.activeWakeWords = ["hey_jarvis"]
+        let chosen = session.receive(try choice.frame())
+        #expect(chosen.contains(.setWakeWord(jarvis)), "\(chosen)")
+        #expect(sent(chosen).isEmpty)
+        // Unknown, none, or the one in force: nothing changes, and the log says why.
+        for ids in [["ok_nabu"], [], ["hey_glasses"]] {
+            choice.activeWakeWords = ids
+            let kept = session.receive(try choice.frame())
+            #expect(!kept.contains { if case .setWakeWord = $0 { true } else { false } }, "\(ids): \(kept)")
+            #expect(kept.contains { if case .log = $0 { true } else { false } }, "\(ids): \(kept)")
+            #expect(!kept.contains(.close))
+        }
+        #expect(
+            ESPHomeWakeWordChoice.decide(["ok_nabu"], in: session.state)
+                == .keep(reason: "the wake word 'ok_nabu' is not one the glasses offer (hey_glasses, hey_jarvis): 'hey glasses' stays"))
+    }
+
+    @Test func aWakeWordInForceThatIsNotOfferedIsListedToo() {
+        let spoken = ESPHomeWakeWordOption(id: "hello_there", phrase: "hello there")
+        let glasses = ESPHomeWakeWordOption(id: "hey_glasses", phrase: "hey glasses")
+        let state = ESPHomeDeviceState(wakeWord: spoken, availableWakeWords: [glasses])
+        #expect(ESPHomeWakeWordChoice.listed(in: state) == [spoken, glasses])
+        #expect(ESPHomeWakeWordChoice.decide(["hey_glasses"], in: state) == .choose(glasses))
+    }
+
     @Test func anAnnouncementGoesToTheVoiceSide() throws {
         var session = try connected()
         var announce = ESPHomeVoiceAssistantAnnounceRequest()

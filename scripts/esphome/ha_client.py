@@ -4,19 +4,17 @@ connect (hello + password-less login), device info, the entities, the states, fl
 
     ha_client.py HOST PORT [--noise-psk KEY] [--expected-name NAME] [--keepalive SECONDS --idle SECONDS]
 """
-import argparse
 import asyncio
 import json
 import sys
 
 from aioesphomeapi import APIClient, MediaPlayerInfo, SwitchInfo, SwitchState, MediaPlayerEntityState
 
+import ha_peer
+
 
 async def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("host")
-    parser.add_argument("port", type=int)
-    parser.add_argument("--noise-psk")
+    parser = ha_peer.arguments(__doc__)
     parser.add_argument("--expected-name")
     parser.add_argument("--keepalive", type=float, default=20.0)
     parser.add_argument("--idle", type=float, default=0.0)

@@ -10,20 +10,16 @@ once subscribed, then one JSON summary.
     ha_voice.py HOST PORT [--noise-psk KEY] [--heard TEXT] [--answer TEXT] [--tts-url URL]
                 [--error CODE] [--continue] [--timeout S]
 """
-import argparse
 import asyncio
-import json
-import sys
 import time
 
-from aioesphomeapi import APIClient, VoiceAssistantEventType as Event
+from aioesphomeapi import VoiceAssistantEventType as Event
+
+import ha_peer
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("host")
-    parser.add_argument("port", type=int)
-    parser.add_argument("--noise-psk")
+async def main() -> None:
+    parser = ha_peer.arguments(__doc__)
     parser.add_argument("--heard", default="what time is it")
     parser.add_argument("--answer", default="It is noon.")
     parser.add_argument("--tts-url", default="")
@@ -32,7 +28,7 @@ async def main() -> int:
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()
 
-    client = APIClient(args.host, args.port, None, client_info="Home Assistant (test)", noise_psk=args.noise_psk)
+    client = ha_peer.client(args)
     summary: dict = {"starts": [], "stops": [], "announce_finished": [], "runs": []}
     starts: asyncio.Queue = asyncio.Queue()
     stops: asyncio.Queue = asyncio.Queue()
@@ -104,8 +100,7 @@ async def main() -> int:
         run["finished"] = await finishes.get()
         return True
 
-    try:
-        await asyncio.wait_for(client.connect(login=True), 30)
+    async def part() -> None:
         client.subscribe_voice_assistant(
             handle_start=handle_start, handle_stop=handle_stop, handle_audio=handle_audio,
             handle_announcement_finished=handle_announcement_finished)
@@ -117,15 +112,9 @@ async def main() -> int:
         # The first run's figures at the top level.
         summary.update({key: value for key, value in summary["runs"][0].items() if key not in ("abort", "finished")})
         summary["chunks_after_stop"] = chunks_after_stop
-        await asyncio.wait_for(client.disconnect(), 15)
-        summary["disconnected"] = True
-    except TimeoutError:
-        summary["timed_out"] = True
-    except Exception as error:  # the test reads what failed
-        summary["error"] = f"{type(error).__name__}: {error}"
-    print(json.dumps(summary), flush=True)
-    return 0
+
+    await ha_peer.session(client, summary, part)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    ha_peer.run(main)

@@ -92,11 +92,14 @@ public struct DaemonContext: Sendable {
             _ = try? await session.close()
             throw DaemonError("the assistant cannot start: \(error)")
         }
+        let events = EventBus(store: store, logger: logger, metrics: metrics)
+        let wakeWords = ESPHomeWakeWords(
+            state: assistantState, store: store, events: events, engines: wakeEngines, assistant: assistant, logger: loggers.esphome)
         let esphome: ESPHomeServer
         do {
             esphome = try await ESPHomeAssembly.bind(
                 configuration: configuration, friendlyName: settings.name, assistant: assistant, state: assistantState,
-                voice: esphomeVoice, timers: timers, logger: loggers.esphome)
+                voice: esphomeVoice, timers: timers, wakeWords: wakeWords, logger: loggers.esphome)
         } catch let error as DaemonError {
             await wyoming.close()
             _ = try? await session.close()
@@ -109,7 +112,7 @@ public struct DaemonContext: Sendable {
                     error, what: "the ESPHome API server", host: configuration.bind, port: configuration.esphomePort, flag: "--esphome-port"))
         }
         return DaemonContext(
-            configuration: configuration, logger: logger, store: store, events: EventBus(store: store, logger: logger, metrics: metrics),
+            configuration: configuration, logger: logger, store: store, events: events,
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
             esphome: esphome, assistantSockets: assistantSockets, timers: timers, dataFolder: dataFolder,

@@ -95,6 +95,21 @@ extension Assistant {
         return [emit(.announcementFinished, text: played ? "played" : "interrupted"), .announced(id: announcement.id, played: played)]
     }
 
+    /// Who asked for `id` no longer wants it: dropped while it waits; a one-way one's route is
+    /// stopped (it then reports itself interrupted); one on the voice route stops as a reply cut
+    /// short does, and the round trip ends (no conversation follows).
+    mutating func cancelAnnouncement(_ id: Int, _ out: inout [AssistantAction]) {
+        if let index = announcements.firstIndex(where: { $0.id == id }) {
+            announcements.remove(at: index)
+            out += [emit(.announcementFinished, text: "stopped before it played"), .announced(id: id, played: false)]
+        } else if announcingOneWay?.id == id {
+            out.append(.stopAnnouncement)
+        } else if spokenAnnouncement?.id == id, phase == .speaking {
+            out += cancelSpeech()
+            afterRoundTrip(&out)
+        }
+    }
+
     /// Asleep: the announcements still waiting are refused.
     mutating func refuseWaitingAnnouncements(_ reason: String, _ out: inout [AssistantAction]) {
         for announcement in announcements {

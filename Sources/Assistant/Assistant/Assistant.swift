@@ -122,6 +122,7 @@ public struct Assistant: Sendable {
         case .timerFinished(let name): timerFinished(name, &out)
         case .announce(let announcement): announce(announcement, &out)
         case .announcementPlayed(let id, let interrupted): announcementPlayed(id, interrupted: interrupted, &out)
+        case .cancelAnnouncement(let id): cancelAnnouncement(id, &out)
         }
         return out
     }
@@ -292,7 +293,7 @@ public struct Assistant: Sendable {
 
     /// The reply stops where it is (a barge-in, a lost route, sleep): not played to the end; an
     /// announcement being played is told so.
-    private mutating func cancelSpeech() -> [AssistantAction] {
+    mutating func cancelSpeech() -> [AssistantAction] {
         playing = nil
         spokenWords = nil
         return [.cancelSpeech] + endSpokenAnnouncement(played: false)

@@ -36,6 +36,9 @@ public enum AssistantAction: Sendable, Equatable {
     /// Play this announcement on a speaker route of its own (usage playback: the route engine
     /// keeps media), then report ``AssistantInput/announcementPlayed(id:interrupted:)``.
     case playAnnouncement(Announcement)
+    /// Stop the one-way announcement playing on its own route (its route then reports
+    /// ``AssistantInput/announcementPlayed(id:interrupted:)`` interrupted).
+    case stopAnnouncement
     /// Tell who asked for announcement `id` how it ended.
     case announced(id: Int, played: Bool)
     /// The finished voice timers stopped ringing: they are gone from the timers shown.

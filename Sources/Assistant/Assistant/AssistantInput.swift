@@ -29,6 +29,9 @@ public enum AssistantInput: Sendable, Equatable {
     case timerFinished(name: String?)
     /// The backend asks for an announcement.
     case announce(Announcement)
+    /// Who asked for announcement `id` no longer wants it (Home Assistant's media player
+    /// stopped): it is stopped where it plays, or dropped while it waits.
+    case cancelAnnouncement(id: Int)
     /// A one-way announcement (``AssistantAction/playAnnouncement(_:)``) ended.
     case announcementPlayed(id: Int, interrupted: Bool)
     /// Time passed (the time is the one ``Assistant/handle(_:at:)`` is given).

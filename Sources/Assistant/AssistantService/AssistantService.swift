@@ -127,6 +127,8 @@ public actor AssistantService: Service {
     private var ticker: Task<Void, Never>?
     /// A one-way announcement playing on a speaker route of its own.
     private var announcing: Task<Void, Never>?
+    /// Its route's session, once ready.
+    private var announcingSession: SessionID?
     private var finished = false
     /// Who waits for each announcement asked for (``announce(_:startConversation:)``).
     private nonisolated let announcementWaiters = Mutex<(next: Int, waiting: [Int: CheckedContinuation<Bool, Never>])>((0, [:]))
@@ -194,16 +196,21 @@ public actor AssistantService: Service {
 
     /// Plays `audio` (any rate, mono) on the glasses as an announcement, as the assistant
     /// decides (see ``Announcement``); returns whether it was played to the end (false: refused,
-    /// cut short, or the assistant ended).
+    /// cut short, stopped by cancelling the calling task, or the assistant ended).
     public nonisolated func announce(_ audio: AudioBuffer, startConversation: Bool) async -> Bool {
-        await withCheckedContinuation { played in
-            let id = announcementWaiters.withLock { state in
-                state.next += 1
-                state.waiting[state.next] = played
-                return state.next
+        let id = announcementWaiters.withLock { state in
+            state.next += 1
+            return state.next
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { played in
+                announcementWaiters.withLock { $0.waiting[id] = played }
+                guard !Task.isCancelled else { return announced(id, played: false) }
+                let announcement = Announcement(id: id, audio: audio, startConversation: startConversation)
+                if case .terminated = commands.yield(.input(.announce(announcement))) { announced(id, played: false) }
             }
-            let announcement = Announcement(id: id, audio: audio, startConversation: startConversation)
-            if case .terminated = commands.yield(.input(.announce(announcement))) { announced(id, played: false) }
+        } onCancel: {
+            commands.yield(.input(.cancelAnnouncement(id: id)))
         }
     }
 
@@ -308,6 +315,10 @@ public actor AssistantService: Service {
         case .playEarcon(let sound): await play(sound)
         case .dismissTimers: configuration.timers?.dismissFinished()
         case .playAnnouncement(let announcement): playOneWay(announcement)
+        case .stopAnnouncement:
+            // Its playback waits for the speaker to drain: ending the session ends the wait.
+            announcing?.cancel()
+            if let id = announcingSession { await routes.stopSession(id) }
         case .announced(let id, let played): announced(id, played: played)
         case .emit(var event):
             if event.type == .replyFinished {
@@ -454,14 +465,17 @@ public actor AssistantService: Service {
             var interrupted = true
             do {
                 let ready = try await routes.startSession(request)
+                announcingSession = ready.id
                 if let stream = await routes.playback(for: ready.id) {
                     let chunks = AsyncThrowingStream<AudioBuffer, any Error> { $0.yield(announcement.audio); $0.finish() }
                     do {
-                        interrupted = try await SpeechPlayer.play(chunks, to: stream).interrupted
+                        // Stopped (``AssistantAction/stopAnnouncement``): its session was ended under it.
+                        interrupted = try await SpeechPlayer.play(chunks, to: stream).interrupted || Task.isCancelled
                     } catch {
                         logger.warning("the announcement stopped: \(error)")
                     }
                 }
+                announcingSession = nil
                 await routes.stopSession(ready.id)
             } catch {
                 logger.warning("the announcement found no speaker route: \(error)")

@@ -47,3 +47,4 @@ extension ESPHomeVoiceAssistantRequest: ESPHomeMessage { public static var messa
 extension ESPHomeVoiceAssistantResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantResponse } }
 extension ESPHomeVoiceAssistantEventResponse: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantEventResponse } }
 extension ESPHomeVoiceAssistantAudio: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .voiceAssistantAudio } }
+extension ESPHomeMediaPlayerCommandRequest: ESPHomeMessage { public static var messageType: ESPHomeMessageType { .mediaPlayerCommandRequest } }

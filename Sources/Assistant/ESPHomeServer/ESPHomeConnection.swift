@@ -13,6 +13,7 @@ struct ESPHomeConnection {
     let address: String
     var session: ESPHomeSession
     let controls: ESPHomeDeviceControls
+    let media: ESPHomeMediaPlayback
     let voice: ESPHomeVoiceSatellite
     /// Queues a frame for this connection from elsewhere (the voice side's requests and audio).
     let push: @Sendable (ESPHomeFrame) -> Void
@@ -23,22 +24,25 @@ struct ESPHomeConnection {
 
     init(
         peer: Int, address: String, session: ESPHomeSession, noise: ESPHomeNoiseTransport?, controls: ESPHomeDeviceControls,
-        voice: ESPHomeVoiceSatellite, push: @escaping @Sendable (ESPHomeFrame) -> Void, logger: Logger
+        media: ESPHomeMediaPlayback, voice: ESPHomeVoiceSatellite, push: @escaping @Sendable (ESPHomeFrame) -> Void, logger: Logger
     ) {
         self.peer = peer
         self.address = address
         self.session = session
         self.noise = noise
         self.controls = controls
+        self.media = media
         self.voice = voice
         self.push = push
         self.logger = logger
     }
 
-    /// What reaches the connection: the client's bytes, or a frame the voice side sends.
+    /// What reaches the connection: the client's bytes, a frame the voice side sends, or word
+    /// that the device's state changed by itself (a media ended).
     enum Input: Sendable {
         case bytes([UInt8])
         case push(ESPHomeFrame)
+        case refresh
     }
 
     mutating func received(_ input: Input) async -> Reply {
@@ -48,7 +52,16 @@ struct ESPHomeConnection {
             var reply = Reply()
             await carryOut([.send(frame)], into: &reply)
             return reply
+        case .refresh:
+            var reply = Reply()
+            await carryOut(session.update(await deviceState()), into: &reply)
+            return reply
         }
+    }
+
+    /// The daemon's state with the speaker's, as the entities show it.
+    private func deviceState() async -> ESPHomeDeviceState {
+        await media.applied(to: await controls.state())
     }
 
     mutating func received(_ bytes: [UInt8]) async -> Reply {
@@ -57,7 +70,7 @@ struct ESPHomeConnection {
         var reply = Reply()
         do {
             while let frame = try decoder.next() {
-                await carryOut(session.receive(frame), into: &reply)
+                await hand(frame, into: &reply)
                 if reply.close { return reply }
             }
         } catch {
@@ -78,7 +91,7 @@ struct ESPHomeConnection {
         noise = transport
         var reply = Reply(bytes: output.bytes)
         for frame in output.frames {
-            await carryOut(session.receive(frame), into: &reply)
+            await hand(frame, into: &reply)
             if reply.close { return reply }
         }
         if let failure = output.failure {
@@ -86,6 +99,16 @@ struct ESPHomeConnection {
             reply.close = true
         }
         return reply
+    }
+
+    /// `frame` to the session; the wake-word configuration is answered and decided on the
+    /// daemon's state as it is now (the heads ready and the wake word in force change while a
+    /// client stays connected), so the session hears that state first.
+    private mutating func hand(_ frame: ESPHomeFrame, into reply: inout Reply) async {
+        if frame.type == .voiceAssistantConfigurationRequest || frame.type == .voiceAssistantSetConfiguration {
+            await carryOut(session.update(await deviceState()), into: &reply)
+        }
+        await carryOut(session.receive(frame), into: &reply)
     }
 
     private mutating func carryOut(_ actions: [ESPHomeSessionAction], into reply: inout Reply) async {
@@ -103,8 +126,14 @@ struct ESPHomeConnection {
             case .setMicrophoneMuted(let muted):
                 logger.info("esphome: client \(peer) \(muted ? "mutes" : "unmutes") the microphone")
                 await controls.setMicrophoneMuted(muted)
-                let pushed = session.update(await controls.state())
+                let pushed = session.update(await deviceState())
                 await carryOut(pushed, into: &reply)
+            case .media(let command):
+                await media.carryOut(command)
+                await carryOut(session.update(await deviceState()), into: &reply)
+            case .setWakeWord(let option):
+                await controls.setWakeWord(option)
+                await carryOut(session.update(await deviceState()), into: &reply)
             case .voiceSubscribed(let subscribed):
                 if subscribed {
                     await voice.subscribed(peer: peer, push: push)

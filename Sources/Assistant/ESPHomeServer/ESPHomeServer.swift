@@ -28,8 +28,12 @@ public final class ESPHomeServer: Service, Sendable {
     private let controls: ESPHomeDeviceControls
     /// Home Assistant's voice pipeline, through the client that subscribed to it.
     public let voice: ESPHomeVoiceSatellite
+    /// The speaker as HA's media player, shared by every client.
+    private let media: ESPHomeMediaPlayback
     private let logger: Logger
     private let peers = Mutex(0)
+    /// Each connection's input, to tell it the device's state changed by itself.
+    private let connections = Mutex<[Int: AsyncStream<ESPHomeConnection.Input>.Continuation]>([:])
 
     private init(
         listener: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int, device: ESPHomeDevice,
@@ -42,6 +46,7 @@ public final class ESPHomeServer: Service, Sendable {
         self.controls = controls
         self.voice = voice
         self.logger = logger
+        media = ESPHomeMediaPlayback(logger: logger, play: controls.playMedia)
     }
 
     /// Binds the port now (so a taken port fails at start, before anything else runs).
@@ -80,6 +85,11 @@ public final class ESPHomeServer: Service, Sendable {
                         group.addTask {
                             for await _ in self.voice.listenRequests { await self.controls.listen() }
                         }
+                        group.addTask {
+                            for await _ in self.media.stateChanges {
+                                for input in self.connections.withLock({ Array($0.values) }) { input.yield(.refresh) }
+                            }
+                        }
                         defer { group.cancelAll() }
                         for try await connection in inbound {
                             let peer = self.peers.withLock {
@@ -93,7 +103,17 @@ public final class ESPHomeServer: Service, Sendable {
             }
         } catch is CancellationError {
             logger.info("esphome: stopped")
+        } catch {
+            await finishPlaying()
+            throw error
         }
+        await finishPlaying()
+    }
+
+    /// What plays for Home Assistant (announcements, media) ends before the server's run does.
+    private func finishPlaying() async {
+        await voice.finishAnnouncements()
+        await media.finish()
     }
 
     private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: Int) async {
@@ -104,10 +124,12 @@ public final class ESPHomeServer: Service, Sendable {
                 // One place owns the connection (and so the Noise cipher's order): the client's
                 // bytes and the frames the voice side sends of its own, merged into one stream.
                 let (inputs, input) = AsyncStream.makeStream(of: ESPHomeConnection.Input.self)
+                connections.withLock { $0[peer] = input }
+                defer { _ = connections.withLock { $0.removeValue(forKey: peer) } }
                 var connection = ESPHomeConnection(
                     peer: peer, address: address,
-                    session: ESPHomeSession(device: device, encrypted: encryptionKey != nil, state: await controls.state()),
-                    noise: encryptionKey.map { ESPHomeNoiseTransport(psk: $0, device: device) }, controls: controls, voice: voice,
+                    session: ESPHomeSession(device: device, encrypted: encryptionKey != nil, state: await media.applied(to: await controls.state())),
+                    noise: encryptionKey.map { ESPHomeNoiseTransport(psk: $0, device: device) }, controls: controls, media: media, voice: voice,
                     push: { frame in input.yield(.push(frame)) }, logger: logger)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -140,16 +162,25 @@ public struct ESPHomeDeviceControls: Sendable {
     public var timer: @Sendable (VoiceTimers.Change) async -> Void
     /// Plays an announcement on the glasses; false when it could not be played (said in the log).
     public var announce: @Sendable (ESPHomeAnnouncement) async -> Bool
+    /// Makes one of the wake words offered the one in force, at once (and kept in the settings).
+    public var setWakeWord: @Sendable (ESPHomeWakeWordOption) async -> Void
+    /// Plays the media at a URL on the glasses at a gain (0...1), for the media player entity;
+    /// whether it played to its end (cancelling the calling task stops it).
+    public var playMedia: @Sendable (_ url: String, _ gain: Float) async -> Bool
 
     public init(
         state: @escaping @Sendable () async -> ESPHomeDeviceState, setMicrophoneMuted: @escaping @Sendable (Bool) async -> Void,
         listen: @escaping @Sendable () async -> Void = {}, timer: @escaping @Sendable (VoiceTimers.Change) async -> Void = { _ in },
-        announce: @escaping @Sendable (ESPHomeAnnouncement) async -> Bool = { _ in false }
+        announce: @escaping @Sendable (ESPHomeAnnouncement) async -> Bool = { _ in false },
+        setWakeWord: @escaping @Sendable (ESPHomeWakeWordOption) async -> Void = { _ in },
+        playMedia: @escaping @Sendable (_ url: String, _ gain: Float) async -> Bool = { _, _ in false }
     ) {
         self.state = state
         self.setMicrophoneMuted = setMicrophoneMuted
         self.listen = listen
         self.timer = timer
         self.announce = announce
+        self.setWakeWord = setWakeWord
+        self.playMedia = playMedia
     }
 }

@@ -48,4 +48,12 @@ extension OpenWakeWordModels {
         let path = directory + "/" + WakePhrase.modelName(keyword) + ".tflite"
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
+
+    /// The phrases of the heads installed in `directory` (every `.tflite` but the feature models).
+    public static func installedHeadPhrases(in directory: String = directory()) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return files.filter { $0.hasSuffix(".tflite") && $0 != melspectrogramFile && $0 != embeddingFile }
+            .map { WakePhrase.normalized(String($0.dropLast(".tflite".count)).replacingOccurrences(of: "_", with: " ")) }
+            .filter { installedHead(forKeyword: $0, in: directory) != nil }
+    }
 }

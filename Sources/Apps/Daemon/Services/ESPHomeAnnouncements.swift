@@ -8,14 +8,16 @@ import RemoteAudio
 /// fetched from their URLs, joined, then given to the assistant, which decides where and when
 /// (``AssistantService/announce(_:startConversation:)``: one-way with nothing held on a
 /// speaker route of its own, which stays on A2DP; on the voice route when a conversation
-/// follows or it already listens; after a round trip under way; refused asleep).
+/// follows or it already listens; after a round trip under way; refused asleep). The media
+/// player entity's "play media" takes the same path, as a one-way announcement.
 struct ESPHomeAnnouncements {
     let assistant: AssistantService
     let fetcher = RemoteAudioFetcher()
     let logger: Logger
 
-    /// Whether it was played to its end.
-    func play(_ announcement: ESPHomeAnnouncement) async -> Bool {
+    /// Whether it was played to its end, at `gain` (0...1: the media player's volume).
+    /// Cancelling the calling task stops it (the fetch, or the assistant's playback).
+    func play(_ announcement: ESPHomeAnnouncement, gain: Float = 1) async -> Bool {
         var sounds: [AudioBuffer] = []
         for url in [announcement.preannounceURL, announcement.mediaURL].compactMap({ $0 }) {
             do {
@@ -36,7 +38,7 @@ struct ESPHomeAnnouncements {
                 return false
             }
         }
-        let audio = AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: samples)
+        let audio = AudioBuffer(format: PCMFormat(sampleRate: rate, channels: 1), samples: gain == 1 ? samples : samples.map { $0 * gain })
         return await assistant.announce(audio, startConversation: announcement.startConversation)
     }
 }

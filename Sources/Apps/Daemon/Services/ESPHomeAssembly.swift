@@ -11,28 +11,30 @@ import WyomingServer
 /// directory (its MAC-like id made once, so Home Assistant recognises the glasses across
 /// restarts), named after the assistant. "Mute microphone" puts the assistant to sleep (its
 /// route and microphone let go) and wakes it; HA's timers go on the daemon's timer board, as
-/// Wyoming's do.
+/// Wyoming's do; its "Wake word" select switches the wake word (``ESPHomeWakeWords``).
 enum ESPHomeAssembly {
     static func bind(
         configuration: DaemonConfiguration, friendlyName: String, assistant: AssistantService, state: AssistantState,
-        voice: ESPHomeVoiceSatellite, timers: VoiceTimerBoard, logger: Logger
+        voice: ESPHomeVoiceSatellite, timers: VoiceTimerBoard, wakeWords: ESPHomeWakeWords, logger: Logger
     ) async throws -> ESPHomeServer {
         let announcements = ESPHomeAnnouncements(assistant: assistant, logger: logger)
         let seed = try deviceSeed(in: configuration.dataDirectory)
         let device = ESPHomeDevice.withSeed(seed, friendlyName: friendlyName)
         let controls = ESPHomeDeviceControls(
             state: {
-                let phrase = state.wakeWord.phrase
-                return ESPHomeDeviceState(
-                    microphoneMuted: await assistant.phase == .asleep,
-                    wakeWord: ESPHomeWakeWordOption(id: WakeWordEngine.name(forPhrase: phrase), phrase: phrase))
+                ESPHomeDeviceState(
+                    microphoneMuted: await assistant.phase == .asleep, wakeWord: wakeWords.active, availableWakeWords: wakeWords.offered())
             },
             setMicrophoneMuted: { muted in
                 if muted { await assistant.sleep() } else { await assistant.wake() }
             },
             listen: { assistant.trigger(skipWake: true) },
             timer: { change in timers.apply(change) },
-            announce: { announcement in await announcements.play(announcement) })
+            announce: { announcement in await announcements.play(announcement) },
+            setWakeWord: { option in await wakeWords.choose(option) },
+            playMedia: { url, gain in
+                await announcements.play(ESPHomeAnnouncement(preannounceURL: nil, mediaURL: url, text: "", startConversation: false), gain: gain)
+            })
         let key: [UInt8]?
         switch configuration.esphomeKey {
         case .none: key = nil

@@ -81,12 +81,16 @@ public struct ESPHomeDeviceState: Sendable, Equatable {
     public var speakerMuted = false
     /// The wake word in force (the one Home Assistant's "Wake word" select shows).
     public var wakeWord: ESPHomeWakeWordOption?
+    /// The wake words the glasses can switch to at once (Home Assistant's "Wake word" select
+    /// offers them): those with an engine ready, without training.
+    public var availableWakeWords: [ESPHomeWakeWordOption]
 
     public init(
         microphoneMuted: Bool = false, speakerPlaying: Bool = false, speakerVolume: Float = 1, speakerMuted: Bool = false,
-        wakeWord: ESPHomeWakeWordOption? = nil
+        wakeWord: ESPHomeWakeWordOption? = nil, availableWakeWords: [ESPHomeWakeWordOption] = []
     ) {
         self.wakeWord = wakeWord
+        self.availableWakeWords = availableWakeWords
         self.microphoneMuted = microphoneMuted
         self.speakerPlaying = speakerPlaying
         self.speakerVolume = speakerVolume
@@ -95,7 +99,7 @@ public struct ESPHomeDeviceState: Sendable, Equatable {
 }
 
 /// A wake word as the voice-assistant configuration lists it: an id and the phrase shown.
-public struct ESPHomeWakeWordOption: Sendable, Equatable {
+public struct ESPHomeWakeWordOption: Sendable, Equatable, Hashable {
     public var id: String
     public var phrase: String
 

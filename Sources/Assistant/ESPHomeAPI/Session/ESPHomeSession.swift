@@ -126,6 +126,13 @@ public struct ESPHomeSession: Sendable {
                 return [.log(.info, "client \(clientName): a switch command for key \(command.key), which no switch has: ignored")]
             }
             return [.setMicrophoneMuted(command.state)]
+        case .mediaPlayerCommandRequest:
+            let request = try ESPHomeMediaPlayerCommandRequest(frame: frame)
+            guard request.key == ESPHomeEntities.speakerKey else {
+                return [.log(.info, "client \(clientName): a media player command for key \(request.key), which no media player has: ignored")]
+            }
+            let (commands, notes) = ESPHomeMediaCommand.decide(request, state: state)
+            return notes.map { ESPHomeSessionAction.log(.info, "client \(clientName): \($0)") } + commands.map(ESPHomeSessionAction.media)
         case .subscribeHomeassistantServicesRequest, .subscribeHomeAssistantStatesRequest, .getTimeResponse, .pingResponse:
             // Nothing to call in HA, no HA state to follow, no clock to set; a pong needs nothing.
             return []
@@ -150,7 +157,15 @@ public struct ESPHomeSession: Sendable {
             return [.send(try voiceConfiguration().frame())]
         case .voiceAssistantSetConfiguration:
             let request = try ESPHomeVoiceAssistantSetConfiguration(frame: frame)
-            return [.log(.warning, "client \(clientName) chose the wake words \(request.activeWakeWords): choosing them over the ESPHome API is not supported yet; change the wake word in the settings")]
+            switch ESPHomeWakeWordChoice.decide(request.activeWakeWords, in: state) {
+            case .choose(let option):
+                let extra = request.activeWakeWords.count > 1 ? " (the first of \(request.activeWakeWords): one at a time)" : ""
+                return [.log(.info, "client \(clientName) chose the wake word '\(option.phrase)'\(extra)"), .setWakeWord(option)]
+            case .already(let option):
+                return [.log(.info, "client \(clientName) chose '\(option.phrase)', the wake word in force already")]
+            case .keep(let reason):
+                return [.log(.warning, "client \(clientName): \(reason)")]
+            }
         case .voiceAssistantAnnounceRequest:
             let request = try ESPHomeVoiceAssistantAnnounceRequest(frame: frame)
             let what = request.text.isEmpty ? request.mediaID : "'\(request.text)'"
@@ -171,17 +186,18 @@ public struct ESPHomeSession: Sendable {
         }
     }
 
-    /// The wake words: the one in force, active (one at a time).
+    /// The wake words offered (``ESPHomeWakeWordChoice/listed(in:)``), the one in force active
+    /// (one at a time).
     private func voiceConfiguration() -> ESPHomeVoiceAssistantConfigurationResponse {
         var configuration = ESPHomeVoiceAssistantConfigurationResponse()
-        if let word = state.wakeWord {
+        configuration.availableWakeWords = ESPHomeWakeWordChoice.listed(in: state).map { word in
             var option = ESPHomeVoiceAssistantWakeWord()
             option.id = word.id
             option.wakeWord = word.phrase
             option.trainedLanguages = ["en"]
-            configuration.availableWakeWords = [option]
-            configuration.activeWakeWords = [word.id]
+            return option
         }
+        configuration.activeWakeWords = state.wakeWord.map { [$0.id] } ?? []
         configuration.maxActiveWakeWords = 1
         return configuration
     }
@@ -219,6 +235,12 @@ public enum ESPHomeSessionAction: Sendable, Equatable {
     /// The client subscribed to the voice assistant (`true`) or let go of it: commands go to
     /// its pipeline while it is subscribed.
     case voiceSubscribed(Bool)
+    /// The client chose another wake word (one the glasses offer): the daemon switches to it
+    /// at once and reports its new state with ``ESPHomeSession/update(_:)``.
+    case setWakeWord(ESPHomeWakeWordOption)
+    /// The client's command for the speaker (the media player entity); the daemon carries it
+    /// out and reports the new state with ``ESPHomeSession/update(_:)``.
+    case media(ESPHomeMediaCommand)
     /// The client's answer to a voice run, for the server's voice side.
     case voice(ESPHomeVoiceMessage)
     /// Close the connection (after sending what came before).

@@ -6,7 +6,8 @@ import Synchronization
 
 /// A command streamed to Home Assistant's pipeline as it is spoken, as an ESPHome voice
 /// satellite streams it: the mic in `VoiceAssistantAudio` frames of 1024 bytes (32 ms of
-/// 16 kHz s16 mono, ESPHome's size), pushed to the subscribed connection as the samples come.
+/// 16 kHz s16 mono, ESPHome's size; the first as soon as any samples come), pushed to the
+/// subscribed connection as the samples come.
 /// HA runs its own VAD, so the voice stage's speech edges are not sent. The stream stops when
 /// HA has what it needs (``stopStreaming()``), when the command ends (``end()``: the rest and
 /// `end=true`, HA's `handle_stop(False)`) or when the capture closes without a command.
@@ -15,6 +16,8 @@ final class ESPHomeLiveCommand: LiveCommand {
 
     private struct Feed {
         var pending: [UInt8] = []
+        /// No frame sent yet: the first goes out with the first samples, however few.
+        var first = true
         var streaming = true
         var closed = false
     }
@@ -35,6 +38,12 @@ final class ESPHomeLiveCommand: LiveCommand {
         feed.withLock { feed in
             guard feed.streaming, !samples.isEmpty else { return }
             feed.pending += PCMConversion.s16le(samples)
+            if feed.first {
+                // The wake word's moment reaches HA at once, not a frame's 32 ms later.
+                feed.first = false
+                send(Array(feed.pending.prefix(Self.chunkBytes)), end: false)
+                feed.pending.removeFirst(min(Self.chunkBytes, feed.pending.count))
+            }
             var start = 0
             while feed.pending.count - start >= Self.chunkBytes {
                 send(Array(feed.pending[start..<start + Self.chunkBytes]), end: false)

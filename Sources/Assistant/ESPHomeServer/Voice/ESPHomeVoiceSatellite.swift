@@ -29,6 +29,10 @@ public actor ESPHomeVoiceSatellite {
     /// The client whose reply is playing (gets AnnounceFinished when it has played), and
     /// whether HA wants an answer to it (listen again, no wake word).
     private var playingFor: (peer: Int, continueConversation: Bool)?
+    /// The announcements being played (each removes itself when it has been answered), so the
+    /// server ends none unfinished: ``finishAnnouncements()``.
+    private var announcing: [Int: Task<Void, Never>] = [:]
+    private var announcements = 0
     private let listens: AsyncStream<Void>.Continuation
     /// The trigger source: each element asks the assistant to listen now, without the wake
     /// word (HA continues the conversation); the server passes them on while it runs.
@@ -156,13 +160,26 @@ public actor ESPHomeVoiceSatellite {
         _ announcement: ESPHomeAnnouncement, from peer: Int, push: @escaping Push,
         play: @escaping @Sendable (ESPHomeAnnouncement) async -> Bool
     ) {
-        Task {
+        announcements += 1
+        let number = announcements
+        // Runs on this actor once `announce` returns, so it is kept before it can end.
+        announcing[number] = Task {
             let played = await play(announcement)
-            self.announced(played: played, from: peer, push: push)
+            self.announced(number, played: played, from: peer, push: push)
         }
     }
 
-    private func announced(played: Bool, from peer: Int, push: Push) {
+    /// Stops the announcements under way (their media fetch is cancelled; one the assistant
+    /// plays ends with the assistant) and returns once each has ended: the server's run ends
+    /// after them.
+    public func finishAnnouncements() async {
+        let tasks = Array(announcing.values)
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    private func announced(_ number: Int, played: Bool, from peer: Int, push: Push) {
+        announcing[number] = nil
         push(Self.announceFinished(success: played))
         logger.info("esphome: client \(peer)'s announcement \(played ? "played" : "not played")")
     }
