@@ -54,7 +54,7 @@ extension GlassesEmulator {
                 guard let self, let sender = call.sender, let root = call.arguments[0].string else { return [] }
                 logger.info("sound server registered its media application", metadata: ["owner": "\(sender)", "root": "\(root)"])
                 state.withLock { $0.soundServer = .init(owner: sender, endpoint: nil) }
-                Task { await self.findEndpoint(owner: sender, root: root) }
+                tasks.start { await self.findEndpoint(owner: sender, root: root) }
                 return []
             },
             DBusMethod("UnregisterApplication", in: "o") { [weak self] _ in
@@ -219,7 +219,7 @@ extension GlassesEmulator {
             mediaSettled()
             return
         }
-        Task {
+        tasks.start { [self] in
             do {
                 let reply = try await bluez.connection.call(call)
                 if let error = reply.error { logger.error("the sound server refused the A2DP configuration: \(error)") }
@@ -319,7 +319,7 @@ extension GlassesEmulator {
     /// and oFono its agent.
     private func watchNameOwners() {
         let signals = bluez.connection.signals()
-        Task { [weak self] in
+        tasks.start { [weak self] in
             for await signal in signals where signal.member == "NameOwnerChanged" {
                 guard let self, signal.arguments.count == 3, signal.arguments[2].string == "",
                     let gone = signal.arguments[0].string

@@ -56,7 +56,7 @@ extension GlassesEmulator {
             DBusMethod("Connect") { [weak self] _ in
                 // oFono before 1.21: reply, then hand the link to the agent.
                 guard let self else { return [] }
-                ofono.connection.afterDispatch { Task { await self.connectVoiceThroughAgent() } }
+                ofono.connection.afterDispatch { self.tasks.start { await self.connectVoiceThroughAgent() } }
                 return []
             },
         ])

@@ -26,6 +26,8 @@ public final class GlassesEmulator: Sendable {
     let ofono: DBusObjectServer
     let logger: Logger
     let state = Mutex(EmulatorState())
+    /// Work the emulator does in the background, cancelled by `close()`.
+    let tasks = EmulatorTasks()
 
     /// BlueZ's object path for the glasses: `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`.
     public var devicePath: String { BluezPath.device(adapter: Self.adapterPath, address: glasses.address) }
@@ -65,6 +67,7 @@ public final class GlassesEmulator: Sendable {
             defer { state.a2dp = nil; state.sco = nil }
             return [state.a2dp as AudioLink?, state.sco].compactMap { $0 }
         }
+        tasks.cancelAll()
         for link in links { link.stop() }
         inputDevices?.removeAll()
         bluez.connection.close()

@@ -141,7 +141,9 @@ struct Listen: AsyncParsableCommand {
         // The speech engine's one-time work (espeak-ng lists every voice file at its first use:
         // seconds where files are slow to reach) done now, beside the route's opening, so the
         // first reply starts playing at once.
-        Task.detached { [speech = SpeechSettings(voice: voice)] in await Self.prepareSpeech(speech) }
+        // Owned here: ended with the command, however it ends.
+        let speechWarmUp = Task.detached { [speech = SpeechSettings(voice: voice)] in await Self.prepareSpeech(speech) }
+        defer { speechWarmUp.cancel() }
         let backend: LocalAssistantBackend
         do {
             backend = try LocalAssistantBackend(wakePhrase: keyword.first ?? "hey glasses")
