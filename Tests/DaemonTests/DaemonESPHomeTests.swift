@@ -188,6 +188,7 @@ extension DaemonSuites {
             let log = stopped.stderr
             #expect(log.contains("the wake word 'not_a_wake_word' is not one the glasses offer (hey_glasses, "), "\(log)")
             #expect(log.contains("esphome: the wake word is now 'hey jarvis', chosen in Home Assistant"), "\(log)")
+            #expect(!log.contains("assistant: asleep") && !log.contains("assistant: awake"), "listening renewed without sleeping: \(log)")
 
             let again = try await DaemonProcess.start(dataDirectory: data, arguments: ["--esphome-key", "none"])
             let kept = try await again.request("GET", "/api/settings")
