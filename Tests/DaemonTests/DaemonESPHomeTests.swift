@@ -14,20 +14,20 @@ extension DaemonSuites {
         private func summary(_ child: Child) async throws -> [String: Any] { try await PythonPeers.summary(child) }
 
         /// Home Assistant's media side: a local HTTP server serving `folder`; its base URL.
-        private func mediaServer(_ folder: String) throws -> (Child, String) {
+        static func mediaServer(_ folder: String) throws -> (Child, String) {
             let server = try Child("python3", ["-u", PythonPeers.root + "/scripts/esphome/media_server.py", folder])
             #expect(server.waitForOutput("port "))
             let port = try #require(Int(server.stdoutSoFar.split(separator: " ").last?.prefix { $0.isNumber } ?? ""))
             return (server, "http://127.0.0.1:\(port)")
         }
 
-        private func stop(_ server: Child) {
+        static func stop(_ server: Child) {
             server.signal(SIGTERM)
             _ = server.finish(hangGuard: .seconds(10))
         }
 
         /// `folder` made, with a 16 kHz sine WAV of each (name, seconds, frequency, volume).
-        private func tones(_ files: [(String, String, String, String)], in folder: String) throws {
+        static func tones(_ files: [(String, String, String, String)], in folder: String) throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, seconds, frequency, volume) in files {
                 let made = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", folder + "/" + name, "synth", seconds, "sine", frequency, "vol", volume])
@@ -96,8 +96,8 @@ extension DaemonSuites {
             // HA's TTS: 3 s of a 440 Hz tone at 22050 Hz (espeak's "It is noon." lasts about 1 s).
             let sox = try Run.command("sox", ["-n", "-r", "22050", "-b", "16", "-c", "1", media + "/reply.wav", "synth", "3", "sine", "440", "vol", "0.5"])
             #expect(sox.status == 0, "\(sox.stderr)")
-            let (server, base) = try mediaServer(media)
-            defer { stop(server) }
+            let (server, base) = try Self.mediaServer(media)
+            defer { Self.stop(server) }
             let daemon = try await DaemonProcess.start(
                 dataDirectory: data, listen: true,
                 arguments: [
@@ -188,6 +188,7 @@ extension DaemonSuites {
             let log = stopped.stderr
             #expect(log.contains("the wake word 'not_a_wake_word' is not one the glasses offer (hey_glasses, "), "\(log)")
             #expect(log.contains("esphome: the wake word is now 'hey jarvis', chosen in Home Assistant"), "\(log)")
+            #expect(!log.contains("assistant: asleep") && !log.contains("assistant: awake"), "listening renewed without sleeping: \(log)")
 
             let again = try await DaemonProcess.start(dataDirectory: data, arguments: ["--esphome-key", "none"])
             let kept = try await again.request("GET", "/api/settings")
@@ -220,11 +221,11 @@ extension DaemonSuites {
             let directory = TemporaryDirectory()
             let speaker = directory.path("speaker.wav")
             let media = directory.path("media")
-            try tones([("chime.wav", "0.5", "880", "0.5"), ("message.wav", "2", "440", "0.5")], in: media)
+            try Self.tones([("chime.wav", "0.5", "880", "0.5"), ("message.wav", "2", "440", "0.5")], in: media)
             let quiet = directory.path("quiet.wav")
             _ = try Run.command("sox", ["-n", "-r", "16000", "-b", "16", "-c", "1", quiet, "trim", "0", "3"])
-            let (server, base) = try mediaServer(media)
-            defer { stop(server) }
+            let (server, base) = try Self.mediaServer(media)
+            defer { Self.stop(server) }
             let daemon = try await DaemonProcess.start(
                 dataDirectory: directory.path("data"), listen: true,
                 arguments: ["--esphome-key", "none", "--mic", quiet, "--mic-mode", "loop", "--speaker-out", speaker])
@@ -260,9 +261,9 @@ extension DaemonSuites {
             let directory = TemporaryDirectory()
             let speaker = directory.path("speaker.wav")
             let media = directory.path("media")
-            try tones([("song.wav", "2", "440", "0.8"), ("long.wav", "8", "440", "0.8")], in: media)
-            let (server, base) = try mediaServer(media)
-            defer { stop(server) }
+            try Self.tones([("song.wav", "2", "440", "0.8"), ("long.wav", "8", "440", "0.8")], in: media)
+            let (server, base) = try Self.mediaServer(media)
+            defer { Self.stop(server) }
             let daemon = try await DaemonProcess.start(
                 dataDirectory: directory.path("data"), listen: false, arguments: ["--esphome-key", "none", "--speaker-out", speaker])
             let result = try await summary(

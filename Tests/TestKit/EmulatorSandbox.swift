@@ -10,9 +10,12 @@ public struct EmulatorSandbox: Sendable {
     /// What the emulator prints for glasses-audio, each once it is there.
     static let printed: Set<String> = ["PULSE_SERVER", "DBUS_SYSTEM_BUS_ADDRESS", "GLASSES_AUDIO_INPUT_DEVICES", "GLASSES_AUDIO_INPUT_DIR"]
 
-    public init(emulator: String, directory: TemporaryDirectory, connected: Bool) throws {
+    /// `arguments` go to the emulator as they are (`--mic`, `--loop`, `--speaker-out`); it quits
+    /// `seconds` after a sound server registered (or at ``stop()``).
+    public init(emulator: String, directory: TemporaryDirectory, connected: Bool, arguments: [String] = [], seconds: Int = 60) throws {
         let log = directory.path("emulator.out")
-        pid = try Run.background(emulator, (connected ? [] : ["--disconnected"]) + ["--script", "wait server; 60s quit"], logPath: log)
+        pid = try Run.background(
+            emulator, (connected ? [] : ["--disconnected"]) + arguments + ["--script", "wait server; \(seconds)s quit"], logPath: log)
         var lines: [String: String] = [:]
         _ = Poll.until {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

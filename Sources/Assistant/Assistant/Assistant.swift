@@ -118,6 +118,7 @@ public struct Assistant: Sendable {
         case .replyFinished(let interrupted): replyFinished(interrupted, &out)
         case .sleep: sleep(&out)
         case .wake: wake(&out)
+        case .renewListening: renewListening(&out)
         case .tick: expire(&out)
         case .timerFinished(let name): timerFinished(name, &out)
         case .announce(let announcement): announce(announcement, &out)

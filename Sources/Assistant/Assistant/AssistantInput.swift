@@ -25,6 +25,9 @@ public enum AssistantInput: Sendable, Equatable {
     case routeChanged(RouteChange)
     case sleep
     case wake
+    /// The voice stage changed (another wake word): listening starts again on it, without
+    /// sleeping (see ``Assistant``'s `renewListening`).
+    case renewListening
     /// A voice timer finished (the assistant backend's timer event): the glasses ring.
     case timerFinished(name: String?)
     /// The backend asks for an announcement.

@@ -192,6 +192,9 @@ public actor AssistantService: Service {
     public nonisolated func sleep() async { await carriedOut(.sleep) }
     /// Wake up: returns once awake.
     public nonisolated func wake() async { await carriedOut(.wake) }
+    /// The voice stage changed (another wake word): a session opening or listening starts again
+    /// on it, without sleeping; returns once the machine has decided.
+    public nonisolated func renewListening() async { await carriedOut(.renewListening) }
     public nonisolated func stop() { commands.yield(.stop) }
 
     /// Plays `audio` (any rate, mono) on the glasses as an announcement, as the assistant

@@ -50,14 +50,9 @@ struct ESPHomeWakeWords {
             return
         }
         // A session's pipelines keep the engine they opened with (read as it starts opening): the
-        // one opening or listening now starts again, on the new head (voiceFirst reopens it on
-        // waking; mediaFirst listens when told).
+        // one opening or listening now starts again, on the new head.
         let renewed = [.opening, .listening].contains(await assistant.phase)
-        if renewed {
-            await assistant.sleep()
-            await assistant.wake()
-            if await assistant.phase == .idle { assistant.trigger(skipWake: false) }
-        }
+        if renewed { await assistant.renewListening() }
         logger.info("esphome: the wake word is now '\(phrase)', chosen in Home Assistant\(renewed ? " (the listening session started again on it)" : "")")
     }
 }
