@@ -9,11 +9,9 @@ import TestKit
 /// GLASSES_AUDIO_INPUT_DIR point) starts a command without the wake word.
 @Suite("glasses-audio listen --button on the emulated glasses", .oneAtATime, .serialized)
 struct ListenButtonCLITests {
-    let audio = Run.productPath("glasses-audio")
-    let emulator = Run.productPath("glasses-emulator")
-
     @Test("a touch on the glasses starts a command without the wake word: heard over the voice link, answered, back on the media profile")
     func touchStartsACommand() async throws {
+        let (audio, emulator) = (Run.productPath("glasses-audio"), Run.productPath("glasses-emulator"))
         let directory = TemporaryDirectory()
         // The glasses' mic says the command (no wake phrase) once the voice link opens.
         let mic = directory.path("command.wav")
