@@ -73,7 +73,9 @@ case $SERVER in
     # leaves a core in logs/ (gdb on the host reads it: the guest runs the host's binaries).
     ulimit -c unlimited
     echo "$OUT/logs/core.%e.%p" > /proc/sys/kernel/core_pattern 2>/dev/null || true
-    ( pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-level="${BT_LAB_PA_LOG_LEVEL:-info}" --log-time=yes \
+    # BT_LAB_PA_FLAGS: more of its options (--realtime=no: its IO threads without SCHED_RR,
+    # so without the RLIMIT_RTTIME that SIGKILLs an RT thread busy for 200 ms).
+    ( pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-level="${BT_LAB_PA_LOG_LEVEL:-info}" --log-time=yes ${BT_LAB_PA_FLAGS:-} \
         -L module-native-protocol-unix -L module-null-sink -L module-always-sink \
         -L "module-bluetooth-policy" -L "module-bluetooth-discover headset=native" \
         -L module-card-restore -L module-default-device-restore -L module-switch-on-port-available
