@@ -51,6 +51,22 @@ struct DoctorChecksTests {
         #expect(byName["HCI controllers"]?.detail == "hci0 00:1A:7D:DA:71:13 up, mSBC possible (eSCO, transparent SCO)")
     }
 
+    @Test("PulseAudio 16 with its own HFP: mSBC on is said with the way back to CVSD, off is said as off; none for oFono or other versions")
+    func widebandOnPulseAudio16() {
+        func wideband(_ version: String, _ discover: String) -> String? {
+            let info = PulseServerInfo(name: "pulseaudio", version: version, modules: [.init(name: "module-bluez5-discover", argument: discover)])
+            let facts = DoctorFacts(soundServer: .success(info), soundServerDevices: [], systemBus: "unix:path=/bus",
+                                    bluez: .success(Self.bluez(connected: true)), hci: Self.noKernel)
+            return lines(facts)["wideband speech (mSBC)"].map { "\($0.status) \($0.detail)" }
+        }
+        #expect(wideband("16.1", "headset=native")?.hasPrefix("ok on (PulseAudio 16's default); in the lab PulseAudio 16.1 was killed") == true)
+        #expect(wideband("16.1", "headset=native")?.hasSuffix("load module-bluetooth-discover with enable_msbc=false") == true)
+        #expect(wideband("16.1", "") != nil)  // headset=auto: native without oFono
+        #expect(wideband("16.1", "headset=native enable_msbc=false") == "ok off (enable_msbc=false): the glasses' voice link is CVSD, 8 kHz")
+        #expect(wideband("16.1", "headset=ofono") == nil)
+        #expect(wideband("17.0", "headset=native") == nil)
+    }
+
     @Test("nothing there: no sound server, no system bus, no kernel Bluetooth; each ✗ has a fix, what depends on them is skipped")
     func nothing() {
         let facts = DoctorFacts(

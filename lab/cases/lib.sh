@@ -45,3 +45,28 @@ check_command_whole() { local got said; read -r got said < <(command_speech "$1"
   echo "the voice stage got ${got:-0} s of the ${said} s of sound the mic said"
   awk -v g="${got:-0}" -v s="$said" 'BEGIN { exit !(g >= 0.8 * s) }' \
     || die "the captured command is not whole: ${got:-0} s of sound of ${said} s (audio lost between the glasses' mic and the voice stage)"; }
+# Records the glasses' Bluetooth source to the WAV $1 (8 kHz mono s16) once it appears (up to
+# 120 s), as a second client of the sound server (parec; PipeWire 0.3.65's pw-record --target
+# recorded only silence beside our capture). Runs until stopped (kill -TERM closes the WAV).
+record_source() { local name=""
+  for _ in $(seq 240); do name=$(pactl list short sources 2>/dev/null | awk '/bluez/ && !/monitor/ {print $2; exit}'); [[ -n $name ]] && break; sleep 0.5; done
+  [[ -n $name ]] || { echo "record_source: no Bluetooth source appeared"; return 1; }
+  echo "record_source: recording $name"
+  exec parec --device="$name" --rate=8000 --channels=1 --format=s16le --file-format=wav "$1"; }
+# The kernel's count of SCO packets received from the controller (hci0's 'RX ... sco:N').
+kernel_sco_rx() { hciconfig -a hci0 2>/dev/null | awk '/RX bytes/ { for (i = 1; i <= NF; i++) if ($i ~ /^sco:/) { sub("sco:", "", $i); print $i } }'; }
+# Where the mic's audio went, hop by hop: the peer's count of packets sent and the kernel's of
+# packets received (hci0's counter since KERNEL_SCO_RX_BEFORE), then as seconds of sound
+# (speech_present.py): what the mic said ($1), what a second client of the sound server
+# recorded from the Bluetooth source ($2), what reached our voice stage (the command in listen's
+# history folder $3), and our capture's own account (holes, frames dropped). btmon's capture is
+# no measure of this hop: at nice 10 under TCG it missed packets (1732 of 1961 sent in a run
+# whose voice stage got the whole command).
+report_hops() {
+  echo "hop kernel count: $(( $(kernel_sco_rx) - ${KERNEL_SCO_RX_BEFORE:-0} )) SCO packets received by hci0 during the case"
+  echo "hop mic: $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$1" | awk '{print $1}') s of sound said"
+  echo "hop server: $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$2" 2>/dev/null | awk '{print $1 " s of sound in " $3 " s"}') recorded from the source by a second client"
+  echo "hop voice stage: $(command_speech "$3" "$1" | awk '{print $1}') s of sound in the command listen kept"
+  grep "capture from" /tmp/lab-listen.err | sed 's/^/hop our capture: /' || true
+  grep "sco-stats\|mic-done\|mic-speech-start" "$OUT/logs/peer-events.log" | tail -3 | sed 's/^/hop peer: /' || true
+  cp "$2" "$OUT/logs/roundtrip-source.wav" 2>/dev/null || true; }

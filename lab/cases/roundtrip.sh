@@ -17,6 +17,12 @@ peer mic /tmp/lab-mic-in.wav 2 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
 rm -rf /tmp/lab-commands; mkdir -p /tmp/lab-commands
 start=$(now)
+# The mic's audio at each hop, beside our capture (docs/bluez.md, where the audio is lost): a
+# second client of the sound server records its Bluetooth source as soon as it appears, and
+# btmon's capture holds what the kernel got from the controller.
+KERNEL_SCO_RX_BEFORE=$(kernel_sco_rx)
+record_source /tmp/lab-source.wav &
+recorder=$!
 timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --reply-timeout 120 --history /tmp/lab-commands \
   > /tmp/lab-listen.json 2> /tmp/lab-listen.err &
 listener=$!
@@ -25,7 +31,9 @@ wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-listen.json /
 timing roundtrip-capture-start "$(since "$start")"
 status=0
 wait $listener || status=$?
+kill -TERM $recorder 2>/dev/null; wait $recorder 2>/dev/null || true
 cat /tmp/lab-listen.json; cat /tmp/lab-listen.err
+report_hops /tmp/lab-mic-in.wav /tmp/lab-source.wav /tmp/lab-commands
 timing roundtrip "$(since "$start")"
 # The reply's length in listen's own times (replyStarted to replyFinished): about the reply's
 # speech when its first write returns at once; the one-time work of the speech engine, when it

@@ -68,11 +68,18 @@ case $SERVER in
     pipewire-pulse > "$OUT/logs/pipewire-pulse.log" 2>&1 &
     ;;
   pulseaudio)
-    pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-level=info \
-      -L module-native-protocol-unix -L module-null-sink -L module-always-sink \
-      -L "module-bluetooth-policy" -L "module-bluetooth-discover headset=native" \
-      -L module-card-restore -L module-default-device-restore -L module-switch-on-port-available \
-      > "$OUT/logs/pulseaudio.log" 2>&1 &
+    # BT_LAB_PA_LOG_LEVEL=debug for its whole story (-vvvv); how it ended is written last
+    # (a signal shows as 128+N: 137 SIGKILL, e.g. RLIMIT_RTTIME; 139 SIGSEGV), and a crash
+    # leaves a core in logs/ (gdb on the host reads it: the guest runs the host's binaries).
+    ulimit -c unlimited
+    echo "$OUT/logs/core.%e.%p" > /proc/sys/kernel/core_pattern 2>/dev/null || true
+    # BT_LAB_PA_FLAGS: more of its options (--realtime=no: its IO threads without SCHED_RR,
+    # so without the RLIMIT_RTTIME that SIGKILLs an RT thread busy for 200 ms).
+    ( pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-level="${BT_LAB_PA_LOG_LEVEL:-info}" --log-time=yes ${BT_LAB_PA_FLAGS:-} \
+        -L module-native-protocol-unix -L module-null-sink -L module-always-sink \
+        -L "module-bluetooth-policy" -L "module-bluetooth-discover headset=native" \
+        -L module-card-restore -L module-default-device-restore -L module-switch-on-port-available
+      echo "bt-lab: pulseaudio exited with status $? at $(date +%s.%N)" ) > "$OUT/logs/pulseaudio.log" 2>&1 &
     ;;
 esac
 for _ in $(seq 300); do pactl info > /dev/null 2>&1 && break; sleep 0.2; done

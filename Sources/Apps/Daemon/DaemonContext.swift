@@ -53,8 +53,10 @@ public struct DaemonContext: Sendable {
         let store = try Store(path: dataFolder.databasePath, eventRetention: configuration.eventRetention)
         let settings = try store.settings()
         let session: BackendSession
+        var backendSettings = configuration.backendSettings
+        backendSettings.streamNotes = { [logger] in logger.notice("\($0)") }  // audio a capture lost, and each capture's account
         do {
-            session = try await BackendSession.open(configuration.backendSettings)
+            session = try await BackendSession.open(backendSettings)
         } catch {
             throw DaemonError("no audio backend: \(error)")
         }

@@ -66,8 +66,23 @@ extension DoctorFacts {
             case "native": "HFP/HSP native (PulseAudio's own)"
             default: "HFP backend \(backend)"
             }
-            return [server, .ok("bluetooth in the sound server", "\(modules.joined(separator: ", ")); \(hfp)")]
+            let bluetooth = DoctorCheck.ok("bluetooth in the sound server", "\(modules.joined(separator: ", ")); \(hfp)")
+            return [server, bluetooth] + (Self.wideband(info, backend: backend).map { [$0] } ?? [])
         }
+    }
+
+    /// PulseAudio 16's own HFP with mSBC on (its default): in the lab its mSBC link wrote no SCO
+    /// packet, its IO thread spun, and the kernel killed the server (RLIMIT_RTTIME), taking every
+    /// sound with it (docs/bluez.md, "Wideband speech"); said, with the way back to CVSD. Nil
+    /// for other versions and backends.
+    static func wideband(_ info: PulseServerInfo, backend: String) -> DoctorCheck? {
+        guard info.version.hasPrefix("16."), backend == "native" || backend == "auto" else { return nil }
+        let discover = info.modules.first { $0.name == "module-bluez5-discover" }?.argument ?? ""
+        let off = discover.split(separator: " ").contains { ["enable_msbc=false", "enable_msbc=no", "enable_msbc=0"].contains($0) }
+        if off { return .ok("wideband speech (mSBC)", "off (enable_msbc=false): the glasses' voice link is CVSD, 8 kHz") }
+        return .ok("wideband speech (mSBC)", "on (PulseAudio 16's default); in the lab PulseAudio 16.1 was killed on an mSBC link "
+            + "(its IO thread spun, no audio reached the glasses): if switching the glasses to their headset profile stops the server, "
+            + "load module-bluetooth-discover with enable_msbc=false")
     }
 
     private var bluezChecks: [DoctorCheck] {

@@ -57,7 +57,7 @@ public final class BackendSession: Sendable {
         switch kind {
         case .pulse:
             do {
-                let backend = try await PulseAudioBackend.connect(server: settings.server)
+                let backend = try await PulseAudioBackend.connect(server: settings.server, streamNotes: settings.streamNotes)
                 guard settings.useBluez else { return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: "BlueZ not asked for") }
                 let (client, note) = await BluezSelection.connect(systemBus: settings.systemBus)
                 guard let client else { return BackendSession(backend: backend, kind: kind, reason: reason, bluezNote: note) }

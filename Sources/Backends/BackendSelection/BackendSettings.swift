@@ -29,6 +29,9 @@ public struct BackendSettings: Sendable {
     public var device: String?
     /// The bus BlueZ is on (`nil`: `$DBUS_SYSTEM_BUS_ADDRESS`, else the standard system bus).
     public var systemBus: String?
+    /// Hears what a sound-server stream lost (a hole, frames dropped because the reader fell
+    /// behind) and each capture's account at its end (pulse backend).
+    public var streamNotes: @Sendable (String) -> Void = { _ in }
 
     public init(
         kind: BackendKind? = nil, server: String? = nil, model: String = "ray-ban-meta-gen-2", mic: String? = nil,

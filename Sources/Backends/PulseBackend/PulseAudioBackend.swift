@@ -12,6 +12,8 @@ import Synchronization
 public final class PulseAudioBackend: AudioDeviceBackend {
     public let name = "pulse"
     let server: String?
+    /// Hears what the streams lost (holes, dropped frames) and each capture's account at its end.
+    let streamNotes: @Sendable (String) -> Void
     private let state = Mutex(WatchState())
     private let hub = RouteEventHub()
     private let notices: AsyncStream<PulseNotice>.Continuation
@@ -24,8 +26,10 @@ public final class PulseAudioBackend: AudioDeviceBackend {
         var isShutDown = false
     }
 
-    private init(context: PulseContext, server: String?, reconnectBackoff: ClosedRange<Duration>) {
+    private init(context: PulseContext, server: String?, reconnectBackoff: ClosedRange<Duration>,
+                 streamNotes: @escaping @Sendable (String) -> Void) {
         self.server = server
+        self.streamNotes = streamNotes
         // One pending notice is enough: every refresh reads the whole current state.
         let (stream, continuation) = AsyncStream.makeStream(of: PulseNotice.self, bufferingPolicy: .bufferingNewest(1))
         notices = continuation
@@ -49,13 +53,16 @@ public final class PulseAudioBackend: AudioDeviceBackend {
     /// Connects to `server` (or the user's default server); throws when none answers. The
     /// backend then follows the server: it reports every change as route events, notices when
     /// the server goes away (`serverLost`) and reconnects by itself, with back-off from
-    /// `reconnectBackoff.lowerBound` doubling to its upper bound (`serverBack`).
+    /// `reconnectBackoff.lowerBound` doubling to its upper bound (`serverBack`). `streamNotes`
+    /// hears of audio a capture lost (a hole the server left, frames dropped here) and each
+    /// capture's account at its end.
     public static func connect(
-        server: String? = nil, reconnectBackoff: ClosedRange<Duration> = .milliseconds(100)...(.seconds(2))
+        server: String? = nil, reconnectBackoff: ClosedRange<Duration> = .milliseconds(100)...(.seconds(2)),
+        streamNotes: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> PulseAudioBackend {
         let context = try PulseContext(server: server)
         try await context.connect()
-        let backend = PulseAudioBackend(context: context, server: server, reconnectBackoff: reconnectBackoff)
+        let backend = PulseAudioBackend(context: context, server: server, reconnectBackoff: reconnectBackoff, streamNotes: streamNotes)
         let snapshot = try await backend.takeSnapshot(context)
         backend.state.withLock { $0.snapshot = snapshot }
         return backend
@@ -210,7 +217,7 @@ public final class PulseAudioBackend: AudioDeviceBackend {
 
     public func openCapture(source: String?, format: PCMFormat) async throws -> AsyncThrowingStream<AudioFrame, any Error> {
         try format.validate()
-        return try PulseRecordStream.open(context: try liveContext(), source: source, format: format)
+        return try PulseRecordStream.open(context: try liveContext(), source: source, format: format, notes: streamNotes)
     }
 
     public func openPlayback(sink: String?, format: PCMFormat) async throws -> any PlaybackStream {

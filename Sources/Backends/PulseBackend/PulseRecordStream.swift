@@ -8,7 +8,9 @@ import Routing
 /// instead of quietly moving it to another mic, and the stream ends with
 /// `audioStreamingError`. Data arrives in the read callback on the mainloop thread, is copied
 /// out, gathered into frames of at least 20 ms, stamped on a sample clock and handed on; nothing
-/// ever waits on it. (The server forwards a Bluetooth source's packets as they come, every 3 ms
+/// ever waits on it. Audio lost on the way is counted and said (``CaptureLosses``, through
+/// `notes`): holes the server left, frames dropped here because the reader fell behind; and
+/// when the stream ends, what it received and lost. (The server forwards a Bluetooth source's packets as they come, every 3 ms
 /// or so on HFP, whatever fragment size is asked for: handing each on alone cost the listening
 /// assistant more CPU in task switches than its whole voice stage.)
 ///
@@ -31,9 +33,12 @@ final class PulseRecordStream: @unchecked Sendable {
     /// while the user's first words were still on their way.
     private var deliveredAudio = false
     private var detached = false
+    private var losses: CaptureLosses
+    private let notes: @Sendable (String) -> Void
+    private var summarised = false
 
     private init(context: PulseContext, stream: OpaquePointer, source: String, format: PCMFormat,
-                 continuation: AsyncThrowingStream<AudioFrame, any Error>.Continuation) {
+                 continuation: AsyncThrowingStream<AudioFrame, any Error>.Continuation, notes: @escaping @Sendable (String) -> Void) {
         self.context = context
         self.stream = stream
         sourceName = source
@@ -42,10 +47,14 @@ final class PulseRecordStream: @unchecked Sendable {
         clock = SampleClock(sampleRate: format.sampleRate)
         frameSamples = format.sampleRate / 50 * format.channels  // 20 ms
         pending.reserveCapacity(frameSamples * 2)
+        losses = CaptureLosses(source: source, sampleRate: format.sampleRate, channels: format.channels)
+        self.notes = notes
     }
 
-    /// Connects a record stream to `source` (the default source when `nil`).
-    static func open(context: PulseContext, source: String?, format: PCMFormat) throws -> AsyncThrowingStream<AudioFrame, any Error> {
+    /// Connects a record stream to `source` (the default source when `nil`); `notes` hears of
+    /// lost audio and, at the end, the stream's account.
+    static func open(context: PulseContext, source: String?, format: PCMFormat,
+                     notes: @escaping @Sendable (String) -> Void) throws -> AsyncThrowingStream<AudioFrame, any Error> {
         let (frames, continuation) = AsyncThrowingStream.makeStream(
             of: AudioFrame.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1000))
         let record: PulseRecordStream = try context.locked {
@@ -53,7 +62,7 @@ final class PulseRecordStream: @unchecked Sendable {
                 throw context.lastError("create capture stream")
             }
             let record = PulseRecordStream(context: context, stream: stream, source: source ?? "default source",
-                                           format: format, continuation: continuation)
+                                           format: format, continuation: continuation, notes: notes)
             PulseStreamBindings.follow(stream, by: Unmanaged.passRetained(record).toOpaque(), as: PulseRecordStream.self)
             let fragment = format.sampleRate / 50 * format.bytesPerFrame  // 20 ms
             if !PulseStreamBindings.connectRecord(stream, to: source, fragmentBytes: fragment) {
@@ -76,14 +85,16 @@ final class PulseRecordStream: @unchecked Sendable {
         PulseStreamBindings.readFragments(stream, channels: format.channels) { samples, count in
             if let samples {
                 deliveredAudio = true
+                losses.received(samples.count)
                 pending.append(contentsOf: samples)
             } else if deliveredAudio {
                 pending.append(contentsOf: repeatElement(0, count: count))  // a hole: the server dropped data; keep the clock true
+                if let line = losses.hole(count) { notes(line) }
             }
         }
         guard pending.count >= frameSamples else { return }
-        if !finished {
-            continuation.yield(clock.stamp(AudioBuffer(format: format, samples: pending)))
+        if !finished, case .dropped(let frame) = continuation.yield(clock.stamp(AudioBuffer(format: format, samples: pending))) {
+            if let line = losses.dropped(frame.buffer.samples.count) { notes(line) }
         }
         pending.removeAll(keepingCapacity: true)
     }
@@ -94,10 +105,18 @@ final class PulseRecordStream: @unchecked Sendable {
         case .ended:
             guard !finished else { return }
             finished = true
+            summarise()
             continuation.finish(throwing: StreamSessionError.audioStreamingError("capture from \(sourceName) ended: \(context.lastErrorReason)"))
         default:
             break
         }
+    }
+
+    /// Says the stream's account, once (when it received or lost anything).
+    private func summarise() {
+        guard !summarised, deliveredAudio || losses.lostAny else { return }
+        summarised = true
+        notes(losses.summary)
     }
 
     /// Disconnects and lets go; call with the mainloop locked, once.
@@ -105,6 +124,7 @@ final class PulseRecordStream: @unchecked Sendable {
         guard !detached else { return }
         detached = true
         finished = true
+        summarise()
         PulseStreamBindings.release(stream)
         Unmanaged.passUnretained(self).release()
     }

@@ -9,6 +9,8 @@ extension BackendOptions {
             simulationScript: simEvents?.steps.map { (at: .milliseconds($0.milliseconds), control: $0.control) } ?? [],
             simulationSpeed: simSpeed, profiles: profiles)
         settings.device = alsaDevice
+        // On stderr: audio a capture lost, and where (the server, or this process falling behind).
+        settings.streamNotes = { printStatus($0) }
         return settings
     }
 }
