@@ -156,6 +156,62 @@ extension DaemonSuites {
             #expect(log.contains("Home Assistant's pipeline failed: stt-no-text-recognized: No text recognized"), "\(log)")
         }
 
+        /// ESPHome's "a client that disconnects mid-stream": with no client subscribed the
+        /// command falls back to the local grammar at its hand-over (FirstConnectedBackend), so
+        /// the user hears its answer; the lost run is ended at once (no frame is pushed to it after).
+        @Test("Home Assistant vanishes mid-stream (its connection drops after the first audio chunks, no DisconnectRequest): one log line names the lost client, the command ends on the fallback path (the local grammar answers, heard at the speaker), no stream is left, and the next client is served a whole live run")
+        func clientVanishesMidStream() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            let media = directory.path("media")
+            try Self.tones([("reply.wav", "3", "440", "0.5")], in: media)
+            let (server, base) = try Self.mediaServer(media)
+            defer { Self.stop(server) }
+            // The command, then 8 s of silence: the next client subscribes before the next wake.
+            let mic = directory.path("mic.wav")
+            let padded = try Run.command("sox", [PythonPeers.root + "/samples/hey-glasses-what-time.wav", mic, "pad", "0", "8"])
+            #expect(padded.status == 0, "\(padded.stderr)")
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: true,
+                arguments: [
+                    "--policy", "voiceFirst", "--mic", mic, "--mic-mode", "loop", "--speaker-out", speaker, "--esphome-key", "none",
+                ])
+            let ha = ["127.0.0.1", "\(try esphomePort(daemon))", "--timeout", "90"]
+            let lost = try await summary(try peer("ha_voice.py", ha + ["--vanish-after", "3"]))
+            #expect(lost["vanished_after_chunks"] as? Int == 3, "\(lost)")
+            #expect((lost["starts"] as? [[String: Any]])?.first?["wake_word_phrase"] as? String == "hey glasses", "\(lost)")
+            // The lost command's end, before anyone else subscribes: its reply played.
+            #expect(daemon.child.waitForError("assistant: replyFinished"), "\(daemon.child.stderrSoFar)")
+            let next = try await summary(try peer("ha_voice.py", ha + ["--tts-url", base + "/reply.wav"]))
+            let status = try await daemon.request("GET", "/api/status")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            let log = stopped.stderr
+
+            let left = "esphome: client 1 left during command 1 (its stream to Home Assistant's pipeline ends there)"
+            #expect(log.components(separatedBy: left).count == 2, "one line names the lost client: \(log)")
+            let leftAt = try #require(log.range(of: left), "\(log)")
+            let nextAt = try #require(log.range(of: "esphome: client 2 ("), "\(log)")
+            try #require(leftAt.upperBound <= nextAt.lowerBound, "\(log)")
+            let lostCommand = log[leftAt.upperBound..<nextAt.lowerBound]
+            let afterNext = log[nextAt.upperBound...]
+            #expect(lostCommand.contains("assistant: transcript: what time is it"), "the local grammar took it: \(lostCommand)")
+            #expect(lostCommand.contains("assistant: replyStarted: It is ") && !lostCommand.contains("It is noon."), "\(lostCommand)")
+            #expect(!lostCommand.contains("assistant: error"), "\(lostCommand)")
+
+            // The next client: a run of its own, streamed live (the lost one left no run behind).
+            #expect(next["error"] == nil && next["timed_out"] == nil, "\(next)")
+            #expect(afterNext.contains("esphome: command 2 streamed to Home Assistant's pipeline (client 2, wake word 'hey glasses')"), "\(afterNext)")
+            #expect((next["runs"] as? [[String: Any]])?.map { $0["abort"] as? Bool } == [false], "\(next)")
+            let seconds = try #require(next["audio_seconds"] as? Double, "\(next)")
+            #expect((next["first_chunk_before_stop"] as? Double ?? 0) > seconds * 0.5, "live, not a burst: \(next)")
+            #expect((next["announce_finished"] as? [[String: Any]])?.map { $0["success"] as? Bool } == [true], "\(next)")
+            #expect(next["disconnected"] as? Bool == true)
+            #expect(status.json["assistant"] as? String == "listening", "\(status.body)")
+            let played = try AudioFileReader.read(speaker)
+            #expect(played.duration > 3.5, "the local answer, then HA's 3 s WAV: \(played.duration) s")
+        }
+
         /// "hey jarvis" has openWakeWord's community head (installed by scripts/bootstrap), so
         /// the glasses offer it beside the default "hey glasses" (shipped in models/heads).
         @Test("Home Assistant's \"Wake word\" select over the ESPHome API: the default phrase and every phrase with a head ready are offered; an unknown id changes nothing (said in the log); choosing \"hey jarvis\" applies at once (the configuration, /api/status, the settings across a restart) and the glasses then wake on it")

@@ -8,9 +8,14 @@ run the device starts by itself (no wake word) is served the same way. Prints "s
 once subscribed, then one JSON summary.
 
     ha_voice.py HOST PORT [--noise-psk KEY] [--heard TEXT] [--answer TEXT] [--tts-url URL]
-                [--error CODE] [--continue] [--timeout S]
+                [--error CODE] [--continue] [--vanish-after N] [--timeout S]
+
+With --vanish-after N, HA vanishes mid-stream: after the run's Nth audio chunk the process
+prints its summary and exits at once (no DisconnectRequest; the kernel closes the socket).
 """
 import asyncio
+import json
+import os
 import time
 
 from aioesphomeapi import VoiceAssistantEventType as Event
@@ -25,6 +30,7 @@ async def main() -> None:
     parser.add_argument("--tts-url", default="")
     parser.add_argument("--error", help="answer the run with this ERROR code instead")
     parser.add_argument("--continue", dest="follow_up", action="store_true", help="ask for an answer: a second run follows")
+    parser.add_argument("--vanish-after", type=int, help="exit abruptly after this many audio chunks of the first run")
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args()
 
@@ -58,6 +64,10 @@ async def main() -> None:
         if stopped:
             chunks_after_stop += 1
         chunks.append((time.monotonic(), len(data)))
+        if args.vanish_after and len(chunks) >= args.vanish_after:
+            summary["vanished_after_chunks"] = len(chunks)
+            print(json.dumps(summary), flush=True)
+            os._exit(0)  # no disconnect: the connection just drops
 
     async def handle_announcement_finished(message):
         finished = {"success": message.success, "at": time.monotonic()}

@@ -56,7 +56,10 @@ public actor ESPHomeVoiceSatellite {
     func disconnected(peer: Int) {
         if subscriber?.peer == peer { subscriber = nil }
         if playingFor?.peer == peer { playingFor = nil }
-        if let current = run, current.peer == peer { end(current, throwing: .disconnected) }
+        if let current = run, current.peer == peer {
+            logger.warning("esphome: client \(peer) left during command \(current.number) (its stream to Home Assistant's pipeline ends there)")
+            end(current, throwing: .disconnected)
+        }
     }
 
     func received(_ message: ESPHomeVoiceMessage, from peer: Int) {
