@@ -50,9 +50,9 @@ struct ESPHomeWakeWords {
             return
         }
         // A session's pipelines keep the engine they opened with (read as it starts opening): the
-        // one opening or listening now starts again, on the new head.
-        let renewed = [.opening, .listening].contains(await assistant.phase)
-        if renewed { await assistant.renewListening() }
-        logger.info("esphome: the wake word is now '\(phrase)', chosen in Home Assistant\(renewed ? " (the listening session started again on it)" : "")")
+        // machine starts one opening or listening again on the new head, and leaves a round trip,
+        // a ringing timer and sleep alone (its decision, not a read of its phase here).
+        await assistant.renewListening()
+        logger.info("esphome: the wake word is now '\(phrase)', chosen in Home Assistant")
     }
 }
