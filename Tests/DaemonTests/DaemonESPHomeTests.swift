@@ -272,6 +272,35 @@ extension DaemonSuites {
             #expect(stopped.stderr.contains("timer t2 'tea' voiceAssistantTimerUpdated, 100 s of 120 s left, not running"), "\(stopped.stderr)")
         }
 
+        /// The same ring as Wyoming's timer-finished (DaemonWyomingTests.finishedTimerRings), from
+        /// a finish Home Assistant sends over the ESPHome API.
+        @Test("a timer Home Assistant finishes over the ESPHome API rings at the glasses' speaker until the wake phrase stops it, and is dismissed")
+        func finishedTimerRings() async throws {
+            let directory = TemporaryDirectory()
+            let speaker = directory.path("speaker.wav")
+            // 3 s of quiet, then the wake phrase: it comes while the timer rings.
+            let phrase = try AudioFileReader.read(DaemonWyomingTests.root + "/samples/hey-glasses-what-time.wav")
+            let quiet = [Float](repeating: 0, count: Int(phrase.format.sampleRate) * 3)
+            let mic = directory.path("mic.wav")
+            try WAVFile.write(AudioBuffer(format: phrase.format, samples: quiet + phrase.samples), to: mic)
+            let daemon = try await DaemonProcess.start(
+                dataDirectory: directory.path("data"), listen: true,
+                arguments: ["--esphome-key", "none", "--policy", "mediaFirst", "--mic", mic, "--mic-mode", "once", "--speaker-out", speaker])
+            let sent = try await summary(try peer("ha_timers.py", ["127.0.0.1", "\(try esphomePort(daemon))"]))
+            let rang = try await offCooperativePool { daemon.child.waitForError("timerRinging: toast") }
+            let silenced = try await offCooperativePool { daemon.child.waitForError("timerSilenced: the wake word") }
+            let status = try await daemon.request("GET", "/api/status")
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+
+            #expect(sent["error"] == nil, "\(sent)")
+            #expect(rang && silenced, "\(stopped.stderr)")
+            let timers = try #require(status.json["timers"] as? [[String: Any]], "\(status.body)")
+            #expect(timers.map { $0["name"] as? String } == ["pasta", "tea"], "\(status.body)")  // the finished one is dismissed
+            let played = try AudioFileReader.read(speaker)
+            #expect((played.samples.map(abs).max() ?? 0) > 0.3, "speaker had \(played.duration) s")
+        }
+
         @Test("Home Assistant's announcements over the ESPHome API: the pre-announce sound and the media (from a local HTTP server) heard at the speaker on the route the assistant holds, then AnnounceFinished; with start_conversation on the voice route, then a run without the wake word; media that 404s: AnnounceFinished(success=false) at once")
         func announcements() async throws {
             let directory = TemporaryDirectory()
