@@ -277,15 +277,8 @@ extension DaemonSuites {
         @Test("a timer Home Assistant finishes over the ESPHome API rings at the glasses' speaker until the wake phrase stops it, and is dismissed")
         func finishedTimerRings() async throws {
             let directory = TemporaryDirectory()
-            let speaker = directory.path("speaker.wav")
-            // 3 s of quiet, then the wake phrase: it comes while the timer rings.
-            let phrase = try AudioFileReader.read(DaemonWyomingTests.root + "/samples/hey-glasses-what-time.wav")
-            let quiet = [Float](repeating: 0, count: Int(phrase.format.sampleRate) * 3)
-            let mic = directory.path("mic.wav")
-            try WAVFile.write(AudioBuffer(format: phrase.format, samples: quiet + phrase.samples), to: mic)
-            let daemon = try await DaemonProcess.start(
-                dataDirectory: directory.path("data"), listen: true,
-                arguments: ["--esphome-key", "none", "--policy", "mediaFirst", "--mic", mic, "--mic-mode", "once", "--speaker-out", speaker])
+            let (daemon, speaker) = try await HomeAssistantTimers.ringingDaemon(
+                in: directory, root: DaemonWyomingTests.root, arguments: ["--esphome-key", "none"])
             let sent = try await summary(try peer("ha_timers.py", ["127.0.0.1", "\(try esphomePort(daemon))"]))
             let rang = try await offCooperativePool { daemon.child.waitForError("timerRinging: toast") }
             let silenced = try await offCooperativePool { daemon.child.waitForError("timerSilenced: the wake word") }

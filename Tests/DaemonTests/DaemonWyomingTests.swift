@@ -86,16 +86,8 @@ extension DaemonSuites {
         @Test("a timer Home Assistant says finished rings on the glasses (the route opens for it) until the wake word stops it; then it is gone and the route goes")
         func finishedTimerRings() async throws {
             let directory = TemporaryDirectory()
-            let speaker = directory.path("speaker.wav")
-            // The mic hears 3 s of quiet, then "hey glasses, what time is it": the wake word
-            // comes while the timer rings (the simulated mic runs only while the route is open).
-            let phrase = try AudioFileReader.read(Self.root + "/samples/hey-glasses-what-time.wav")
-            let quiet = [Float](repeating: 0, count: Int(phrase.format.sampleRate) * 3)
-            let mic = directory.path("mic.wav")
-            try WAVFile.write(AudioBuffer(format: phrase.format, samples: quiet + phrase.samples), to: mic)
-            let daemon = try await DaemonProcess.start(
-                dataDirectory: directory.path("data"), listen: true,
-                arguments: ["--policy", "mediaFirst", "--mic", mic, "--mic-mode", "once", "--speaker-out", speaker])
+            // The wake word comes while the timer rings (the simulated mic runs only while the route is open).
+            let (daemon, speaker) = try await HomeAssistantTimers.ringingDaemon(in: directory, root: Self.root)
             let ha = try peer("ha_timers.py", ["127.0.0.1", "\(try wyomingPort(daemon))"])
             _ = try await summary(ha)
             let rang = try await offCooperativePool { daemon.child.waitForError("timerRinging: toast") }
