@@ -13,13 +13,17 @@ struct KeptRows: Sendable {
     private let rowSize: Int
     /// The last rows held (`rows` until ``trim(keeping:)``).
     private(set) var window: Int
+    /// Rows the last ``advance(appending:)`` brought (0: none yet).
+    private var freshRows = 0
 
     init(_ tensor: Tensor) {
         shape = tensor.shape
         elementType = tensor.elementType
         rowSize = tensor.shape[2...].reduce(1, *)
         window = tensor.shape[1]
-        storage = tensor.values + [Float](repeating: 0, count: tensor.count)
+        // The tensor's own buffer, no room yet: the run that follows trims these rows to what
+        // its readers take (with room then), so a whole layer is never held twice.
+        storage = tensor.values
     }
 
     var rows: Int { shape[1] }
@@ -31,18 +35,21 @@ struct KeptRows: Sendable {
     var capacity: Int { storage.count }
 
     /// Keeps only the last `count` rows (the ones this tensor's readers take), with room for as
-    /// many again.
+    /// many again when a run appends fewer rows than that.
     mutating func trim(keeping count: Int) {
-        guard count < window else { return }
-        let live = window * rowSize, kept = max(0, count) * rowSize
-        storage = Array(storage[(start + live - kept)..<(start + live)]) + [Float](repeating: 0, count: kept)
+        let count = min(max(0, count), window)
+        let room = freshRows == 0 || freshRows < count
+        let live = window * rowSize, kept = count * rowSize
+        guard count < window || (room && storage.count < 2 * live) else { return }
+        storage = Array(storage[(start + live - kept)..<(start + live)]) + [Float](repeating: 0, count: room ? kept : 0)
         start = 0
-        window = max(0, count)
+        window = count
     }
 
     /// Drops the first `fresh.shape[1]` rows and appends `fresh`'s rows (the same row shape).
     mutating func advance(appending fresh: Tensor) {
         elementType = fresh.elementType
+        freshRows = fresh.shape[1]
         let live = window * rowSize
         guard fresh.count < live else {
             // As many new rows as are held, or more: the window is the last of them, and the
