@@ -351,7 +351,7 @@ let package = Package(
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
-                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "WakeRuntime", "OpenWakeWord", "AudioCore",
+                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "WakeRuntime", "OpenWakeWord", "AudioCore", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import AudioCore
+import CMalloc
 import Foundation
 import Logging
 import NIOCore
@@ -15,7 +16,9 @@ import WyomingServer
 /// sends the wake phrase in 1024-sample chunks (64 ms) on a real-time schedule, a ping after
 /// each pass, and counts detections. A stream is served in real time while the answer to the
 /// ping after its last chunk (server lag) stays under the limit and every pass is detected.
-///   WyomingBench [--streams 64,128,200] [--passes 2] [--lag-limit-ms 500] [--json]
+/// `--engine neural` runs the neural head the daemon runs (dtw by default); `--per-stream N`
+/// prints the memory N streams' engines take, without the server.
+///   WyomingBench [--engine dtw|neural] [--streams 64,128,200] [--passes 2] [--lag-limit-ms 500] [--json]
 @main
 struct WyomingBench {
     struct Result: Encodable {
@@ -39,6 +42,8 @@ struct WyomingBench {
     }
 
     static func main() async throws {
+        // The daemon's malloc setting (glasses-audiod), so the memory measured is the service's.
+        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
         let arguments = CommandLine.arguments
         func value(_ flag: String) -> String? { arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
         let counts = (value("--streams") ?? "64,128,200,256").split(separator: ",").compactMap { Int($0) }
