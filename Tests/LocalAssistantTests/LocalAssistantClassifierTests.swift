@@ -44,6 +44,19 @@ struct LocalAssistantClassifierTests {
         #expect(reply.answer.hasPrefix(answer), "\(reply)")
     }
 
+    @Test("over an 8 kHz link a held-out \"stop\" the forced choice takes for \"who are you\" stands on the classifier (it was refused)")
+    func heldOutStopStandsOnTheClassifier() async throws {
+        let b = try backend()
+        let utterance = try capture("test32-8k-stop.wav")
+        #expect(utterance.linkRate == 8000)
+        let decision = try b.decide(utterance)
+        #expect(decision.classified == "stop", "\(decision)")
+        #expect(decision.candidate.map { LocalAssistantBackend.sameCommand($0, "stop") } == false, "the forced choice's best: \(decision)")
+        #expect(decision.ranking?.contains("stop") == true, "the forced choice ranks it lower: \(decision)")
+        #expect(decision.command == "stop", "\(decision)")
+        #expect(try await b.respond(to: utterance).answer == "", "stop ends the round trip without a word")
+    }
+
     @Test("over an 8 kHz link a held-out request the grammar lacks is still refused")
     func heldOutNarrowbandRequestRefused() async throws {
         let b = try backend()
@@ -85,5 +98,22 @@ struct LocalAssistantClassifierTests {
         #expect(verdict(["what is the date": 0.6, "something else": 0.4]).outcome == .refused, "below the least probability")
         #expect(verdict(["stop": 0.2, "never mind": 0.7, "something else": 0.1]).outcome == .effectful("never mind"))
         #expect(verdict(["something else": 1]).outcome == .refused)
+    }
+
+    @Test("a phrasing with an effect stands on the classifier at its own least probability; \"never mind\" always needs the forced choice")
+    func effectfulLeast() {
+        func verdict(_ probabilities: [String: Double]) -> ClassifierVerdict.Outcome {
+            ClassifierVerdict(probabilities: Self.classes.map { probabilities[$0] ?? 0 }, classes: Self.classes, least: 0.68,
+                              commands: LocalAssistantBackend.Command.allCases.map { LocalAssistantBackend.commands[$0]! },
+                              effectful: LocalAssistantBackend.effectful, unconfirmedLeast: LocalAssistantBackend.effectfulUnconfirmedLeast).outcome
+        }
+        #expect(verdict(["stop": 0.7, "cancel": 0.1, "something else": 0.2]) == .command("stop"), "the command's summed probability 0.8")
+        #expect(verdict(["cancel": 0.69, "something else": 0.31]) == .command("cancel"))
+        #expect(verdict(["never mind": 0.999, "something else": 0.001]) == .effectful("never mind"))
+        #expect(verdict(["cancel": 0.6, "something else": 0.4]) == .refused, "below the model's least")
+        let strict = ClassifierVerdict(probabilities: Self.classes.map { ["stop": 0.8, "something else": 0.2][$0] ?? 0 }, classes: Self.classes,
+                                       least: 0.68, commands: LocalAssistantBackend.Command.allCases.map { LocalAssistantBackend.commands[$0]! },
+                                       effectful: LocalAssistantBackend.effectful, unconfirmedLeast: ["stop": 0.9])
+        #expect(strict.outcome == .effectful("stop"), "below its own least: proposed for the forced choice")
     }
 }

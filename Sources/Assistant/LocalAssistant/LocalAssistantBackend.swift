@@ -171,9 +171,12 @@ public final class LocalAssistantBackend: AssistantBackend {
         public var probability: Double?
         /// The classifier's command before a command with an effect was confirmed (`nil`: none).
         public var classified: String?
+        /// When the classifier named a phrasing with an effect: the forced choice's phrasings,
+        /// best first (its N-best list read for the grammar's phrasings; `nil`: not run).
+        public var ranking: [String]?
 
         public init(heard: String, command: String?, candidate: String? = nil, openDecode: String? = nil, narrowband: Bool, margin: Double? = nil,
-                    probability: Double? = nil, classified: String? = nil) {
+                    probability: Double? = nil, classified: String? = nil, ranking: [String]? = nil) {
             self.heard = heard
             self.command = command
             self.candidate = candidate
@@ -182,6 +185,7 @@ public final class LocalAssistantBackend: AssistantBackend {
             self.margin = margin
             self.probability = probability
             self.classified = classified
+            self.ranking = ranking
         }
     }
 
