@@ -174,9 +174,12 @@ public final class LocalAssistantBackend: AssistantBackend {
         /// When the classifier named a phrasing with an effect: the forced choice's phrasings,
         /// best first (its N-best list read for the grammar's phrasings; `nil`: not run).
         public var ranking: [String]?
+        /// Decided by the command classifier: the seconds of speech the VAD heard in the command
+        /// (under ``LocalAssistantBackend/leastSpeech``: refused, whatever was classified).
+        public var speech: Double?
 
         public init(heard: String, command: String?, candidate: String? = nil, openDecode: String? = nil, narrowband: Bool, margin: Double? = nil,
-                    probability: Double? = nil, classified: String? = nil, ranking: [String]? = nil) {
+                    probability: Double? = nil, classified: String? = nil, ranking: [String]? = nil, speech: Double? = nil) {
             self.heard = heard
             self.command = command
             self.candidate = candidate
@@ -186,6 +189,7 @@ public final class LocalAssistantBackend: AssistantBackend {
             self.probability = probability
             self.classified = classified
             self.ranking = ranking
+            self.speech = speech
         }
     }
 
