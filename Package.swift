@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
         .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
-        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx", "CommandClassifier"], swiftSettings: strict),
+        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "Voice", "CPocketSphinx", "CommandClassifier"], swiftSettings: strict),
         // The mic's echo of the reply taken out, through SpeexDSP's or webrtc-audio-processing's
         // canceller: the one module that links either library.
         .target(name: "EchoCancellation", dependencies: ["CSpeexDSP", "CWebRTCAudioProcessing"], swiftSettings: strict),
