@@ -414,7 +414,13 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestKit"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Assistant", "AssistantAssembly", "WakeRuntime", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "Assistant", "AssistantAssembly", "WakeRuntime", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend",
+                "CompanionBLE", "GlassesEmulator", "DBusKit", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
     ]
 )
 
