@@ -122,9 +122,18 @@ extension DaemonSuites {
             #expect(settings.json["personality"] as? String == "witty" && settings.json["name"] as? String == "Alfred", "\(settings.body)")
             #expect(try await rig.emulator.readCharacteristic(personality, from: Self.phone) == Array("witty".utf8))
 
-            let stopped = try await rig.close()
+            let stopped = try await rig.daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("ble: pairing code from \(Self.phone) refused (4 attempts left)"))
+            // Restarted, the daemon still knows the phone as paired (and only it).
+            let again = try await DaemonProcess.start(
+                dataDirectory: rig.daemon.dataDirectory, environment: ["DBUS_SYSTEM_BUS_ADDRESS": rig.bus.address])
+            #expect(try await offCooperativePool { again.child.waitForError(Self.registered) }, "\(again.child.stderrSoFar)")
+            #expect(try await rig.emulator.readCharacteristic(personality, from: Self.phone) == Array("witty".utf8))
+            #expect(await Self.refusal { _ = try await rig.emulator.readCharacteristic(personality, from: Self.stranger) } == "org.bluez.Error.NotAuthorized")
+            let stoppedAgain = try await again.stop()
+            rig.emulator.close()
+            #expect(stoppedAgain.status == 0, "\(stoppedAgain.stderr)")
             #expect(stopped.stderr.contains("ble: the API key was given to \(Self.phone); it is paired"))
             // The code is in the trace of the speech path only, never in a line kept at info level.
             #expect(!stopped.stderr.split(separator: "\n").contains { $0.contains(code) && !$0.contains(" trace ") })

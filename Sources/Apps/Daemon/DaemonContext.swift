@@ -121,12 +121,14 @@ public struct DaemonContext: Sendable {
                 ListenError.describe(
                     error, what: "the ESPHome API server", host: configuration.bind, port: configuration.esphomePort, flag: "--esphome-port"))
         }
+        let phones = CompanionPhones(directory: data)
         let companion = configuration.ble
             ? CompanionPeripheral(
                 host: DaemonCompanionHost(
                     key: apiKey, state: assistantState, editor: SettingsEditor(state: assistantState, store: store, events: events),
                     assistant: assistant, routes: routes, session: session, events: events, logger: logger,
-                    deviceInformation: DaemonCompanionHost.local(version: version)))
+                    deviceInformation: DaemonCompanionHost.local(version: version), phones: phones),
+                pairedPhones: phones.load())
             : nil
         return DaemonContext(
             configuration: configuration, logger: logger, store: store, events: events,

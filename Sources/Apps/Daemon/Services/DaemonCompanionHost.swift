@@ -23,6 +23,7 @@ struct DaemonCompanionHost: CompanionHost {
     let events: EventBus
     let logger: Logger
     let deviceInformation: CompanionDeviceInformation
+    let phones: CompanionPhones
 
     var apiKey: String { key.value }
     var settings: AssistantSettings { state.settings }
@@ -60,6 +61,7 @@ struct DaemonCompanionHost: CompanionHost {
             logger.notice("ble: pairing code from \(device) \(accepted ? "accepted" : "refused") (\(left) attempts left)")
             await events.publish("pairing.attempt", ["device": .string(device), "accepted": .bool(accepted), "attempts_left": .number(Double(left))])
         case .keyReleased(let device):
+            phones.remember(device, logger: logger)
             logger.notice("ble: the API key was given to \(device); it is paired")
             await events.publish("pairing.key_released", ["device": .string(device)])
         case .closed(let reason):

@@ -38,14 +38,15 @@ public final class CompanionPeripheral: Sendable {
     /// - Parameters:
     ///   - windowLength: how long a pairing window stays open.
     ///   - codes: where pairing codes come from (the system's random source in the daemon).
+    ///   - pairedPhones: the phones paired before (BlueZ's device paths), kept by the host.
     public init(
         host: any CompanionHost, windowLength: Duration = .seconds(120), clock: ContinuousClock = ContinuousClock(),
-        codes: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+        codes: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(), pairedPhones: Set<String> = []
     ) {
         self.host = host
         self.clock = clock
         self.codes = Mutex(codes)
-        state = Mutex(State(window: PairingWindow(openFor: windowLength)))
+        state = Mutex(State(window: PairingWindow(openFor: windowLength, pairedDevices: pairedPhones)))
         (speech, speechSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (deadlines, deadlineSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
