@@ -16,7 +16,7 @@ extension GlassesEmulator {
     static let characteristicInterface = "org.bluez.GattCharacteristic1"
 
     /// A GATT application registered with the emulated adapter.
-    public struct GATTApplication: Sendable, Equatable {
+    public struct GATTApplication: Sendable, Equatable, LEPeripheralRegistration {
         public var owner: String
         public var root: String
         /// Each characteristic's UUID (lower case) and its object path.
@@ -26,8 +26,11 @@ extension GlassesEmulator {
         public var services: [String]
     }
 
+    /// A registration an LE peripheral made, which its owner may take back.
+    protocol LEPeripheralRegistration { var owner: String { get } }
+
     /// An LE advertisement registered with the emulated adapter: its `LEAdvertisement1` properties.
-    public struct LEAdvertisement: Sendable, Equatable {
+    public struct LEAdvertisement: Sendable, Equatable, LEPeripheralRegistration {
         public var owner: String
         public var path: String
         public var properties: [String: DBusValue]
@@ -47,13 +50,7 @@ extension GlassesEmulator {
                 return []
             },
             DBusMethod("UnregisterApplication", in: "o") { [weak self] call in
-                guard let self else { return [] }
-                let removed = state.withLock { state -> Bool in
-                    guard state.gattApplication?.root == call.arguments[0].string, state.gattApplication?.owner == call.sender else { return false }
-                    state.gattApplication = nil
-                    return true
-                }
-                guard removed else { throw DBusError("org.bluez.Error.DoesNotExist", "Does Not Exist") }
+                try self?.unregister(call, \.gattApplication, path: \.root)
                 return []
             },
         ])
@@ -74,16 +71,25 @@ extension GlassesEmulator {
                 return []
             },
             DBusMethod("UnregisterAdvertisement", in: "o") { [weak self] call in
-                guard let self else { return [] }
-                let removed = state.withLock { state -> Bool in
-                    guard state.advertisement?.path == call.arguments[0].string, state.advertisement?.owner == call.sender else { return false }
-                    state.advertisement = nil
-                    return true
-                }
-                guard removed else { throw DBusError("org.bluez.Error.DoesNotExist", "Does Not Exist") }
+                try self?.unregister(call, \.advertisement, path: \.path)
                 return []
             },
         ], properties: ["ActiveInstances": .byte(0), "SupportedInstances": .byte(5), "SupportedIncludes": .strings(["tx-power", "local-name"])])
+    }
+
+    /// Drops the registration `call` names (its object path, from its owner), or answers
+    /// DoesNotExist as BlueZ does.
+    private func unregister<Registration: Sendable>(
+        _ call: DBusMessage, _ registration: WritableKeyPath<EmulatorState, Registration?>,
+        path: KeyPath<Registration, String>
+    ) throws where Registration: LEPeripheralRegistration {
+        let removed = state.withLock { state -> Bool in
+            guard let current = state[keyPath: registration], current[keyPath: path] == call.arguments.first?.string, current.owner == call.sender
+            else { return false }
+            state[keyPath: registration] = nil
+            return true
+        }
+        guard removed else { throw DBusError("org.bluez.Error.DoesNotExist", "Does Not Exist") }
     }
 
     /// What an application's `GetManagedObjects` lists, checked as bluetoothd checks it: every
