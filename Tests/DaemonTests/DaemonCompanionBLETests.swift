@@ -121,6 +121,10 @@ extension DaemonSuites {
             let settings = try await rig.daemon.request("GET", "/api/settings")
             #expect(settings.json["personality"] as? String == "witty" && settings.json["name"] as? String == "Alfred", "\(settings.body)")
             #expect(try await rig.emulator.readCharacteristic(personality, from: Self.phone) == Array("witty".utf8))
+            // The advertisement follows the new name (registered again with it).
+            let emulator = rig.emulator
+            let renamed = try await offCooperativePool { Poll.until({ emulator.advertisement?.properties["LocalName"]?.string == "Alfred" }) }
+            #expect(renamed, "\(String(describing: emulator.advertisement))")
 
             let stopped = try await rig.daemon.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")

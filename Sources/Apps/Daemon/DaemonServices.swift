@@ -40,6 +40,7 @@ public enum DaemonServices {
                 logger: context.logger))
         if let companion = context.companion {
             services.append(CompanionBLEService(peripheral: companion, logger: context.logger))
+            services.append(CompanionNameFollower(events: context.events, state: context.assistantState, companion: companion))
         }
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
         services.append(WyomingAnnouncementPlayer(link: context.wyoming.satellite, assistant: context.assistant))

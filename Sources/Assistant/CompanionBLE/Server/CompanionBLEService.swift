@@ -38,7 +38,7 @@ public struct CompanionBLEService: Service {
             return
         }
         let server = DBusObjectServer(connection: bus, managerPath: Self.root)
-        let registration = CompanionRegistration(bus: bus, logger: logger, peripheral: peripheral)
+        let registration = CompanionRegistration(bus: bus, server: server, logger: logger, peripheral: peripheral)
         do {
             _ = try CompanionGATTApplication(peripheral: peripheral, server: server)
             try server.add(CompanionAdvertisement.path, [CompanionAdvertisement.dbusInterface(localName: peripheral.host.settings.name)])
@@ -59,6 +59,7 @@ public struct CompanionBLEService: Service {
                         }
                     }
                     group.addTask { await registration.follow(signals) }
+                    group.addTask { for await name in peripheral.renames { await registration.readvertise(as: name) } }
                 }
             }
         } catch {
@@ -80,13 +81,15 @@ public struct CompanionBLEService: Service {
 /// and its adapters, and carries out each registration before it looks at the next signal.
 actor CompanionRegistration {
     let bus: DBusConnection
+    let server: DBusObjectServer
     let logger: Logger
     let peripheral: CompanionPeripheral
     /// The adapter we are registered on, while we are.
     private var adapter: String?
 
-    init(bus: DBusConnection, logger: Logger, peripheral: CompanionPeripheral) {
+    init(bus: DBusConnection, server: DBusObjectServer, logger: Logger, peripheral: CompanionPeripheral) {
         self.bus = bus
+        self.server = server
         self.logger = logger
         self.peripheral = peripheral
     }
@@ -153,6 +156,23 @@ actor CompanionRegistration {
         peripheral.setAvailability(nil)
         logger.info(
             "ble: GATT application registered on \(chosen); advertising '\(peripheral.host.settings.name)' with the Authentication service (\(CompanionUUID.authentication))")
+    }
+
+    /// Advertises under `name`: the property changed, and the advertisement registered again
+    /// where it is registered (BlueZ reads an advertisement's properties when it registers it).
+    func readvertise(as name: String) async {
+        try? server.setProperties(CompanionAdvertisement.path, CompanionAdvertisement.interface, ["LocalName": .string(name)])
+        guard let adapter else { return }
+        do {
+            _ = try await bus.call(
+                BluezName.service, adapter, CompanionBLEService.advertisingManager, "UnregisterAdvertisement", [.objectPath(CompanionAdvertisement.path)])
+            _ = try await bus.call(
+                BluezName.service, adapter, CompanionBLEService.advertisingManager, "RegisterAdvertisement",
+                [.objectPath(CompanionAdvertisement.path), .properties([:])])
+            logger.info("ble: advertising as '\(name)'")
+        } catch {
+            logger.warning("ble: the advertisement could not be renamed to '\(name)' (\(error)); the app finds the glasses by their service")
+        }
     }
 
     /// Takes the advertisement and the application back (at shutdown).

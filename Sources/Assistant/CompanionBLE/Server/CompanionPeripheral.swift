@@ -31,6 +31,9 @@ public final class CompanionPeripheral: Sendable {
     public let speech: AsyncStream<PairingCode>
     public let deadlines: AsyncStream<ContinuousClock.Instant>
     public let events: AsyncStream<PairingEvent>
+    /// Names to advertise from now on (the assistant was renamed).
+    public let renames: AsyncStream<String>
+    private let renameSink: AsyncStream<String>.Continuation
     private let speechSink: AsyncStream<PairingCode>.Continuation
     private let deadlineSink: AsyncStream<ContinuousClock.Instant>.Continuation
     private let eventSink: AsyncStream<PairingEvent>.Continuation
@@ -50,6 +53,13 @@ public final class CompanionPeripheral: Sendable {
         (speech, speechSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (deadlines, deadlineSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        (renames, renameSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Advertises `name` from now on (the owner registers the advertisement again: BlueZ reads
+    /// its properties only then).
+    public func advertise(name: String) {
+        renameSink.yield(name)
     }
 
     /// Ends the streams (the owner's tasks end with them).
@@ -57,6 +67,7 @@ public final class CompanionPeripheral: Sendable {
         speechSink.finish()
         deadlineSink.finish()
         eventSink.finish()
+        renameSink.finish()
     }
 
     // MARK: the pairing window
