@@ -23,7 +23,7 @@ let layers: [String: [String]] = [
     "Backends": ["AudioBackend", "Simulator", "PulseBackend", "ALSABackend", "BluezModel", "BluezBackend", "BackendSelection", "RouteService"],
     "Voice": ["Voice", "Speech", "SpeechPlayback", "TFLiteGraph", "OpenWakeWord", "CommandClassifier", "WakeRuntime", "WakeEvaluation", "VoiceTraining"],
     "Assistant": ["Assistant", "LocalAssistant", "EchoCancellation", "AssistantService", "AssistantAssembly", "Wyoming", "WyomingServer", "AssistantSocket",
-        "ESPHomeAPI", "ESPHomeServer", "RemoteAudio",
+        "ESPHomeAPI", "ESPHomeServer", "RemoteAudio", "CompanionBLE",
     ],
     "Apps": ["Diagnostics", "GlassesAudioCLI", "GlassesEmulator", "Daemon", "glasses-audio", "glasses-audiod", "glasses-emulator",
         "glasses-wake-trainer",
@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
         .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),
-        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "CPocketSphinx", "CommandClassifier"], swiftSettings: strict),
+        .target(name: "LocalAssistant", dependencies: ["Assistant", "AudioCore", "Voice", "CPocketSphinx", "CommandClassifier"], swiftSettings: strict),
         // The mic's echo of the reply taken out, through SpeexDSP's or webrtc-audio-processing's
         // canceller: the one module that links either library.
         .target(name: "EchoCancellation", dependencies: ["CSpeexDSP", "CWebRTCAudioProcessing"], swiftSettings: strict),
@@ -370,6 +370,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
+        // Seed 001's companion app over Bluetooth LE (issue 27): the GATT table, the pairing
+        // window (pure), and the application and advertisement registered with BlueZ.
+        .target(
+            name: "CompanionBLE",
+            dependencies: [
+                "Store", "DBusKit", "BluetoothIDs",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "CompanionBLETests", dependencies: ["CompanionBLE", "Store", "TestKit"], swiftSettings: strict),
+
         // glasses-audiod (issue 11): the store, the daemon's library (configuration, services,
         // HTTP API, events, systemd) and the executable that only parses, builds and runs.
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
@@ -378,7 +390,8 @@ let package = Package(
             dependencies: [
                 "Store", "BackendSelection", "DeviceProfiles", "RouteService", "AssistantService", "AssistantAssembly", "Assistant", "LocalAssistant", "Speech", "Voice",
                 "WakeRuntime", "OpenWakeWord", "AudioBackend", "AudioCore", "Routing", "Simulator",
-                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer", "DBusKit", "UnixSockets",
+                "Wyoming", "WyomingServer", "AssistantSocket", "ESPHomeAPI", "ESPHomeServer", "DBusKit", "UnixSockets", "CompanionBLE",
+                "SpeechPlayback", "BluezBackend", "BluezModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -401,7 +414,13 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestKit"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Assistant", "AssistantAssembly", "WakeRuntime", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend"], swiftSettings: strict),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "Assistant", "AssistantAssembly", "WakeRuntime", "Routing", "DeviceProfiles", "Store", "TestKit", "AudioCore", "AudioBackend",
+                "CompanionBLE", "GlassesEmulator", "DBusKit", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
     ]
 )
 

@@ -286,6 +286,8 @@ struct LocalAssistantBackendTests {
         let quiet = Utterance(audio: AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [Float](repeating: 0, count: 16000)), wakeWord: "x")
         #expect(try await backend().respond(to: quiet).answer == "I didn't catch that.")
         let overTheLink = Utterance(audio: quiet.audio, wakeWord: "x", linkRate: 8000)
-        #expect(try await backend().respond(to: overTheLink).answer == "I didn't catch that.")
+        let b = try backend()
+        let decision = try b.decide(overTheLink)
+        #expect(try await b.respond(to: overTheLink).answer == "I didn't catch that.", "\(decision)")
     }
 }

@@ -11,6 +11,7 @@ import Routing
 public import Store
 public import WyomingServer
 public import ESPHomeServer
+public import CompanionBLE
 
 /// Everything the daemon's services share, opened once at start: the store, the event bus,
 /// the backend and its route service, the assistant, the API key, the metrics registry.
@@ -41,6 +42,13 @@ public struct DaemonContext: Sendable {
     public let dataFolder: DataDirectory
     /// The wake words' engines, shared by the assistant and the Wyoming wake-word service.
     let wakeEngines: WakeEngines
+    /// The companion app's Bluetooth LE side (seed 001), unless `ble` is off.
+    public let companion: CompanionPeripheral?
+    /// The daemon's version, as `--version` and Device Information say it.
+    public static let version = "0.1.0"
+
+    /// The one path settings changes take (the REST API, the companion app over Bluetooth LE).
+    var settingsEditor: SettingsEditor { SettingsEditor(state: assistantState, store: store, events: events) }
 
     /// Opens everything in order; what was opened is closed again if a later step fails.
     public static func open(
@@ -113,12 +121,21 @@ public struct DaemonContext: Sendable {
                 ListenError.describe(
                     error, what: "the ESPHome API server", host: configuration.bind, port: configuration.esphomePort, flag: "--esphome-port"))
         }
+        let phones = CompanionPhones(directory: data)
+        let companion = configuration.ble
+            ? CompanionPeripheral(
+                host: DaemonCompanionHost(
+                    key: apiKey, state: assistantState, editor: SettingsEditor(state: assistantState, store: store, events: events),
+                    assistant: assistant, routes: routes, session: session, events: events, logger: logger,
+                    deviceInformation: DaemonCompanionHost.local(version: version), phones: phones),
+                pairedPhones: phones.load())
+            : nil
         return DaemonContext(
             configuration: configuration, logger: logger, store: store, events: events,
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
             esphome: esphome, assistantSockets: assistantSockets, timers: timers, dataFolder: dataFolder,
-            wakeEngines: wakeEngines)
+            wakeEngines: wakeEngines, companion: companion)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is

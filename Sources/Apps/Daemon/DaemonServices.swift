@@ -1,4 +1,5 @@
 import AssistantService
+import CompanionBLE
 import ESPHomeAPI
 import ESPHomeServer
 import WyomingServer
@@ -17,6 +18,8 @@ public import ServiceLifecycle
 ///   into the event bus, and its announcements played;
 /// - ESPHome: the native API for Home Assistant's ESPHome integration (TCP), advertised
 ///   through Avahi when it runs;
+/// - companion app (Bluetooth LE): seed 001's GATT services and advertisement through BlueZ,
+///   the spoken-code pairing; unless `ble` is off;
 /// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
 ///   minutes, said with its progress), then listening starts when configured to; stopped early
 ///   on shutdown, between two training utterances;
@@ -35,6 +38,10 @@ public enum DaemonServices {
             AvahiAdvertisement(
                 record: context.esphome.device.discoveryRecord(port: context.esphome.port, encrypted: context.esphome.isEncrypted),
                 logger: context.logger))
+        if let companion = context.companion {
+            services.append(CompanionBLEService(peripheral: companion, logger: context.logger))
+            services.append(CompanionNameFollower(events: context.events, state: context.assistantState, companion: companion))
+        }
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
         services.append(WyomingAnnouncementPlayer(link: context.wyoming.satellite, assistant: context.assistant))
         let (assistant, listen) = (context.assistant, context.configuration.listen)

@@ -11,7 +11,7 @@ public struct GlassesAudioCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Devices.self, Route.self, Monitor.self, Profile.self, Record.self, Play.self, Levels.self, Say.self, Listen.self,
-            Vad.self, Wake.self, Endpoint.self, Eval.self, PrepareWake.self, Pair.self, Connect.self, Disconnect.self, Doctor.self, Status.self, Settings.self,
+            Vad.self, Wake.self, Endpoint.self, Eval.self, PrepareWake.self, Pair.self, PairApp.self, Connect.self, Disconnect.self, Doctor.self, Status.self, Settings.self,
         ]
     )
 

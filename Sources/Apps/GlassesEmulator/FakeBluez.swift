@@ -10,11 +10,13 @@ extension GlassesEmulator {
     func publish() async throws {
         try await bluez.connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
         try bluez.add("/org/bluez", [agentManagerInterface()])
-        try bluez.add(Self.adapterPath, [adapterInterface(), mediaInterface()])
+        try bluez.add(Self.adapterPath, [adapterInterface(), mediaInterface(), gattManagerInterface(), advertisingManagerInterface()])
         try bluez.add(devicePath, [deviceInterface()])
         try ofono.add("/", [managerInterface()])
         try ofono.add(cardPath, [cardInterface()])
         watchNameOwners()
+        let deferred = bluez.deferredCalls
+        tasks.start { for await call in deferred { await call.answer() } }
         try await bluez.connection.requestName(BluezName.service)
         try await ofono.connection.requestName(OfonoName.service)
         logger.info("emulating \(glasses.name) (\(glasses.address)) on \(bluez.connection.address)")
@@ -325,6 +327,7 @@ extension GlassesEmulator {
                     let gone = signal.arguments[0].string
                 else { continue }
                 soundServerLeft(gone)
+                peripheralOwnerLeft(gone)
             }
         }
     }

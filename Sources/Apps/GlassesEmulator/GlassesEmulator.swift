@@ -271,4 +271,7 @@ struct EmulatorState: Sendable {
     }
     /// Counters of links that ended; those of open links are added when asked.
     var statistics = EmulatorStatistics()
+    /// The LE peripheral's registrations (a GATT application, an advertisement).
+    var gattApplication: GlassesEmulator.GATTApplication?
+    var advertisement: GlassesEmulator.LEAdvertisement?
 }

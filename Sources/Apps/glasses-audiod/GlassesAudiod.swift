@@ -14,7 +14,7 @@ struct GlassesAudiod: AsyncParsableCommand {
         abstract: "The GlassesAudio service: routes, the listening assistant, settings, history, and the APIs.",
         discussion: "Settings come from defaults, then --config FILE (YAML, keys as the flags' names), then GLASSES_AUDIOD_* "
             + "variables, then flags; later wins. SIGTERM or SIGINT stops it gracefully.",
-        version: "0.1.0")
+        version: DaemonContext.version)
 
     @OptionGroup var options: DaemonOptions
 

@@ -18,7 +18,10 @@ public struct CommandConfusion: Sendable {
 
         /// The command acted on under `rule` (narrowband decisions); wideband ones as decided.
         func decided(by rule: NarrowbandRule) -> String? {
-            if rule == .classifierUnconfirmed { return decision.classified ?? decision.command }
+            if rule == .classifierUnconfirmed {
+                let spoken = decision.speech.map { $0 >= LocalAssistantBackend.leastSpeech } ?? true
+                return spoken ? decision.classified ?? decision.command : nil
+            }
             guard decision.narrowband, let candidate = decision.candidate, let open = decision.openDecode else { return decision.command }
             switch rule {
             case .unchecked: return candidate

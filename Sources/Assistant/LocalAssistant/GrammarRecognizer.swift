@@ -128,25 +128,59 @@ final class GrammarRecognizer: Sendable {
     /// first to start the estimate from its own tail, the simulated glasses' round trip heard
     /// "off tell" for "what time is it".)
     func hypothesis(_ samples: [Int16], in search: Search) -> Hypothesis? {
+        decode(samples, in: search, ranking: nil).best
+    }
+
+    /// The phrases one search's paths end in, best first: the best path's words, then
+    /// pocketsphinx's N-best list (an A* search of the utterance's lattice) read for different
+    /// word strings among `phrases` (the lattice also holds paths cut short, "who are"), at most
+    /// `limit` of them (`[]`: nothing heard). Of a forced choice: the commands in the order the
+    /// decoder ranks them.
+    func ranked(_ samples: [Int16], in search: Search, among phrases: Set<String>, limit: Int) -> [String] {
+        decode(samples, in: search, ranking: (phrases, limit)).ranked
+    }
+
+    /// The most N-best paths ``ranked(_:in:among:limit:)`` reads: a lattice holds many paths with the
+    /// same words (other segmentations, silences).
+    static let nbestPathLimit = 200
+
+    /// Decodes one utterance in one search: the best path, and the phrases of ``ranked(_:in:among:limit:)``
+    /// (none read when `ranking` is `nil`).
+    private func decode(_ samples: [Int16], in search: Search, ranking: (phrases: Set<String>, limit: Int)?) -> (best: Hypothesis?, ranked: [String]) {
         decoder.withLock { decoder in
             let dithered = Self.dither(samples)
-            guard ps_set_search(decoder, search.rawValue) == 0 else { return nil }
+            guard ps_set_search(decoder, search.rawValue) == 0 else { return (nil, []) }
             if streams == .fresh {
                 // Pocketsphinx's acoustic scoring also carries state from frame to frame (the
                 // best codewords of the frame before); a fixed stretch of silence first sets it
                 // alike for every utterance.
-                guard ps_start_stream(decoder) == 0, ps_start_utt(decoder) == 0 else { return nil }
+                guard ps_start_stream(decoder) == 0, ps_start_utt(decoder) == 0 else { return (nil, []) }
                 _ = Self.primer.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
                 _ = ps_end_utt(decoder)
-                guard ps_start_stream(decoder) == 0 else { return nil }
+                guard ps_start_stream(decoder) == 0 else { return (nil, []) }
             }
-            guard ps_start_utt(decoder) == 0 else { return nil }
+            guard ps_start_utt(decoder) == 0 else { return (nil, []) }
             _ = dithered.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
             _ = ps_end_utt(decoder)
             var score: Int32 = 0
-            guard let hypothesis = ps_get_hyp(decoder, &score) else { return nil }
+            guard let hypothesis = ps_get_hyp(decoder, &score) else { return (nil, []) }
             let text = String(cString: hypothesis).trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)))
+            guard !text.isEmpty else { return (nil, []) }
+            let best = Hypothesis(text: text, score: score, frames: Int(ps_get_n_frames(decoder)))
+            var texts = [text]
+            guard let ranking else { return (best, []) }
+            var paths = ps_nbest(decoder)
+            var read = 0
+            while let path = paths, texts.count < ranking.limit, read < Self.nbestPathLimit {
+                read += 1
+                if let words = ps_nbest_hyp(path, &score).map({ String(cString: $0).trimmingCharacters(in: .whitespaces) }),
+                   ranking.phrases.contains(words), !texts.contains(words) {
+                    texts.append(words)
+                }
+                paths = ps_nbest_next(path)
+            }
+            if let paths { ps_nbest_free(paths) }
+            return (best, texts)
         }
     }
 }

@@ -171,9 +171,15 @@ public final class LocalAssistantBackend: AssistantBackend {
         public var probability: Double?
         /// The classifier's command before a command with an effect was confirmed (`nil`: none).
         public var classified: String?
+        /// When the classifier named a phrasing with an effect: the forced choice's phrasings,
+        /// best first (its N-best list read for the grammar's phrasings; `nil`: not run).
+        public var ranking: [String]?
+        /// Decided by the command classifier: the seconds of speech the VAD heard in the command
+        /// (under ``LocalAssistantBackend/leastSpeech``: refused, whatever was classified).
+        public var speech: Double?
 
         public init(heard: String, command: String?, candidate: String? = nil, openDecode: String? = nil, narrowband: Bool, margin: Double? = nil,
-                    probability: Double? = nil, classified: String? = nil) {
+                    probability: Double? = nil, classified: String? = nil, ranking: [String]? = nil, speech: Double? = nil) {
             self.heard = heard
             self.command = command
             self.candidate = candidate
@@ -182,6 +188,8 @@ public final class LocalAssistantBackend: AssistantBackend {
             self.margin = margin
             self.probability = probability
             self.classified = classified
+            self.ranking = ranking
+            self.speech = speech
         }
     }
 

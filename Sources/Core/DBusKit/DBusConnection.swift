@@ -177,9 +177,9 @@ public final class DBusConnection: @unchecked Sendable {
             for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(message) }
             return false
         case .methodCall:
+            // The handler's nil means it answers later (a deferred method).
             let handler = state.withLock { $0.methodHandler }
-            let reply = handler?(message)
-                ?? message.errorReply(.unknownObject("no object at \(message.path ?? "?")"))
+            let reply = handler.map { $0(message) } ?? message.errorReply(.unknownObject("no object at \(message.path ?? "?")"))
             if DBusMessageBindings.expectsReply(rawMessage), let reply {
                 _ = DBusConnectionBindings.send(reply.raw, on: raw)
             }

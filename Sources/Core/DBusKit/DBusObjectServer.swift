@@ -1,12 +1,15 @@
 import Synchronization
 
 /// One method of an exported interface. The handler runs on the connection's thread and must
-/// not wait for other D-Bus calls (start a Task for that and reply first).
+/// not wait for other D-Bus calls; a method whose answer takes waiting is made with
+/// ``deferred(_:in:out:_:)`` and answered by the server's owner (``DBusObjectServer/deferredCalls``).
 public struct DBusMethod: Sendable {
     public var name: String
     public var inSignature: String
     public var outSignature: String
     public var handler: @Sendable (DBusMessage) throws -> [DBusValue]
+    /// Set for a deferred method: the answer computed off the connection's thread.
+    var deferredHandler: (@Sendable (DBusMessage) async throws -> [DBusValue])?
 
     public init(
         _ name: String, in inSignature: String = "", out outSignature: String = "",
@@ -16,6 +19,38 @@ public struct DBusMethod: Sendable {
         self.inSignature = inSignature
         self.outSignature = outSignature
         self.handler = handler
+    }
+
+    /// A method answered later: each call (its signature checked first) is queued on the
+    /// server's ``DBusObjectServer/deferredCalls``, whose consumer runs `handler` and replies.
+    public static func deferred(
+        _ name: String, in inSignature: String = "", out outSignature: String = "",
+        _ handler: @escaping @Sendable (DBusMessage) async throws -> [DBusValue]
+    ) -> DBusMethod {
+        var method = DBusMethod(name, in: inSignature, out: outSignature) { _ in [] }
+        method.deferredHandler = handler
+        return method
+    }
+}
+
+/// A call to a deferred method, waiting for its answer.
+public struct DBusDeferredCall: Sendable {
+    public let message: DBusMessage
+    let handler: @Sendable (DBusMessage) async throws -> [DBusValue]
+    let connection: DBusConnection
+
+    /// Runs the method and sends its reply, or its error (a `DBusError` as it is, anything else
+    /// as `org.freedesktop.DBus.Error.Failed`).
+    public func answer() async {
+        let reply: DBusMessage?
+        do {
+            reply = try message.reply(try await handler(message))
+        } catch let error as DBusError {
+            reply = message.errorReply(error)
+        } catch {
+            reply = message.errorReply(DBusError("org.freedesktop.DBus.Error.Failed", "\(error)"))
+        }
+        if let reply { try? connection.send(reply) }
     }
 }
 
@@ -50,11 +85,18 @@ public final class DBusObjectServer: Sendable {
     public let connection: DBusConnection
     public let managerPath: String
     private let objects = Mutex([String: [String: DBusInterface]]())
+    /// Calls to deferred methods, in the order they came; one consumer answers them.
+    public let deferredCalls: AsyncStream<DBusDeferredCall>
+    private let deferredSink: AsyncStream<DBusDeferredCall>.Continuation
 
     public init(connection: DBusConnection, managerPath: String = "/") {
         self.connection = connection
         self.managerPath = managerPath
-        connection.setMethodHandler { [weak self] message in self?.handle(message) }
+        (deferredCalls, deferredSink) = AsyncStream.makeStream(of: DBusDeferredCall.self, bufferingPolicy: .unbounded)
+        connection.setMethodHandler { [weak self] message in
+            guard let self else { return message.errorReply(.unknownObject("no object at \(message.path ?? "?")")) }
+            return self.handle(message)
+        }
     }
 
     // MARK: objects
@@ -116,14 +158,28 @@ public final class DBusObjectServer: Sendable {
 
     // MARK: dispatch
 
+    /// The reply to send now; nil when a deferred method will answer later.
     private func handle(_ message: DBusMessage) -> DBusMessage? {
         do {
+            if let deferred = try deferredMethod(message) {
+                deferredSink.yield(DBusDeferredCall(message: message, handler: deferred, connection: connection))
+                return nil
+            }
             return try message.reply(route(message))
         } catch let error as DBusError {
             return message.errorReply(error)
         } catch {
             return message.errorReply(DBusError("org.freedesktop.DBus.Error.Failed", "\(error)"))
         }
+    }
+
+    /// The handler of a deferred method `message` calls (its signature checked), if it is one.
+    private func deferredMethod(_ message: DBusMessage) throws -> (@Sendable (DBusMessage) async throws -> [DBusValue])? {
+        guard let path = message.path, let member = message.member, let interfaces = objects.withLock({ $0[path] }) else { return nil }
+        let candidates = message.interface.map { name in interfaces[name].map { [$0] } ?? [] } ?? Array(interfaces.values)
+        guard let method = candidates.lazy.compactMap({ $0.methods[member] }).first, let handler = method.deferredHandler else { return nil }
+        try message.requireSignature(method.inSignature)
+        return handler
     }
 
     private func route(_ message: DBusMessage) throws -> [DBusValue] {

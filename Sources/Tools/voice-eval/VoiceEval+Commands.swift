@@ -46,7 +46,9 @@ extension VoiceEval {
                 if options.json {
                     let fields: [String: String?] = ["file": label.file, "text": label.text, "heard": decision.heard, "command": decision.command,
                                                      "candidate": decision.candidate, "open": decision.openDecode, "classified": decision.classified]
-                    let numbers: [String: Any] = ["link": label.link, "margin": decision.margin ?? NSNull(), "probability": decision.probability ?? NSNull()]
+                    let numbers: [String: Any] = ["link": label.link, "margin": decision.margin ?? NSNull(), "probability": decision.probability ?? NSNull(),
+                                                   "ranking": decision.ranking ?? NSNull(), "expected": label.expected ?? NSNull(),
+                                                   "speech": decision.speech ?? NSNull()]
                     let object = fields.mapValues { $0 ?? NSNull() as Any }.merging(numbers) { a, _ in a }
                     if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
                 }

@@ -56,6 +56,7 @@ public struct ConfigurationKey: Sendable {
             $0.assistantBackend = AssistantBackendChoice(rawValue: $1)!
         },
         choice("listen", ["true", "false"]) { $0.listen = $1 == "true" },
+        choice("ble", ["on", "off", "true", "false"]) { $0.ble = $1 == "on" || $1 == "true" },
         choice("log-level", Logger.Level.allCases.map(\.rawValue)) { $0.logLevel = Logger.Level(rawValue: $1)! },
         integer("event-retention", 10...10_000_000) { $0.eventRetention = $1 },
         integer("body-limit", 1024...16_777_216, note: " bytes") { $0.bodyLimit = $1 },

@@ -45,6 +45,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Whether the assistant listens for the wake word from the start (else only on
     /// `POST /api/listen` or after `POST /api/control/wake`).
     public var listen: Bool = true
+    /// Whether the companion app's Bluetooth LE side runs (seed 001's GATT services and
+    /// advertisement through BlueZ): on by default; it says so in one line when there is no
+    /// BlueZ or no LE adapter.
+    public var ble: Bool = true
     public var logLevel: Logger.Level = .info
     /// Events kept in the event log (the oldest go first).
     public var eventRetention: Int = 10_000

@@ -23,6 +23,7 @@ public struct DaemonOptions: ParsableArguments {
     @Option(help: optionHelp("profiles", valueName: "dir")) var profiles: String?
     @Option(help: optionHelp("policy", default: "mediaFirst")) var policy: String?
     @Option(help: optionHelp("listen", default: "true")) var listen: String?
+    @Option(help: optionHelp("ble", default: "on")) var ble: String?
     @Option(name: .customLong("assistant-backend"), help: optionHelp("assistant-backend", default: "auto")) var assistantBackend: String?
     @Option(name: .customLong("log-level"), help: optionHelp("log-level", default: "info")) var logLevel: String?
     @Option(name: .customLong("event-retention"), parsing: .unconditional, help: optionHelp("event-retention", default: "10000")) var eventRetention: String?
@@ -35,7 +36,7 @@ public struct DaemonOptions: ParsableArguments {
         let pairs: [(String, String?)] = [
             ("backend", backend), ("data-dir", dataDir), ("http-port", httpPort), ("wyoming-port", wyomingPort), ("esphome-port", esphomePort), ("esphome-key", esphomeKey), ("bind", bind), ("wyoming-bind", wyomingBind), ("wyoming-allow", wyomingAllow),
             ("model", model), ("mic", mic), ("mic-mode", micMode), ("speaker-out", speakerOut), ("server", server),
-            ("profiles", profiles), ("policy", policy), ("listen", listen), ("assistant-backend", assistantBackend), ("log-level", logLevel),
+            ("profiles", profiles), ("policy", policy), ("listen", listen), ("ble", ble), ("assistant-backend", assistantBackend), ("log-level", logLevel),
             ("event-retention", eventRetention), ("body-limit", bodyLimit),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { key, value in value.map { (key, $0) } })

@@ -20,6 +20,7 @@ public enum APIRouter {
         ConversationRoutes(context: context).add(to: router)
         DeviceRoutes(context: context).add(to: router)
         SpeakRoutes(context: context).add(to: router)
+        PairingRoutes(context: context).add(to: router)
         EventRoutes(context: context).add(to: router)
         MetricsRoutes(context: context).add(to: router)
         OpenAPIRoute().add(to: router)

@@ -242,6 +242,28 @@ paths:
         "401": {$ref: "#/components/responses/Unauthorized"}
         "409": {$ref: "#/components/responses/Conflict"}
         "413": {$ref: "#/components/responses/TooLarge"}
+  /api/pairing:
+    post:
+      summary: Open a pairing window for the companion app - the glasses speak a 6-digit code to enter in the app.
+      description: |
+        The app writes the code it was told over Bluetooth LE (Pairing Code characteristic, on an
+        encrypted link) and may then read the API key once. The window closes after closes_in
+        seconds, after 5 wrong codes, or once the key was read. 409 when Bluetooth LE is off or
+        cannot pair now (no BlueZ, no LE adapter).
+      responses:
+        "202":
+          description: The window is open and the code is being spoken.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  success: {type: boolean}
+                  state: {type: string}
+                  closes_in: {type: number}
+                  message: {type: string}
+        "401": {$ref: "#/components/responses/Unauthorized"}
+        "409": {$ref: "#/components/responses/Conflict"}
   /api/listen:
     post:
       summary: Push-to-talk - capture a command now, without the wake word.

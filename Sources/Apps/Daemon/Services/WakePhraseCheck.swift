@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Synchronization
 import WakeRuntime
 
@@ -10,7 +11,7 @@ import WakeRuntime
 enum WakePhraseCheck {
     private static let buildable = Mutex<Set<String>>([])
 
-    static func check(_ phrase: String) async throws(APIError) {
+    static func check(_ phrase: String) async throws(SettingsRefusal) {
         if buildable.withLock({ $0.contains(phrase) }) { return }
         // Off the cooperative pool: synthesis and feature extraction take a second or two.
         let problem = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
@@ -24,7 +25,7 @@ enum WakePhraseCheck {
             }
         }
         if let problem {
-            throw .badRequest("'keyword' \"\(phrase)\" makes no usable wake-word model (\(problem)); choose words that can be spoken, e.g. \"hey glasses\"")
+            throw SettingsRefusal("'keyword' \"\(phrase)\" makes no usable wake-word model (\(problem)); choose words that can be spoken, e.g. \"hey glasses\"")
         }
         _ = buildable.withLock { $0.insert(phrase) }
     }
