@@ -79,10 +79,15 @@ kernel_sco_rx() { hciconfig -a hci0 2>/dev/null | awk '/RX bytes/ { for (i = 1; 
 # no measure of this hop: at nice 10 under TCG it missed packets (1732 of 1961 sent in a run
 # whose voice stage got the whole command).
 report_hops() {
+  rm -f /tmp/lab-command-got.wav  # (command_speech makes it anew when listen kept a command)
   echo "hop kernel count: $(( $(kernel_sco_rx) - ${KERNEL_SCO_RX_BEFORE:-0} )) SCO packets received by hci0 during the case"
   echo "hop mic: $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$1" | awk '{print $1}') s of sound said"
   echo "hop server: $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$2" 2>/dev/null | awk '{print $1 " s of sound in " $3 " s"}') recorded from the source by a second client"
   echo "hop voice stage: $(command_speech "$3" "$1" | awk '{print $1}') s of sound in the command listen kept"
+  # Audio dropped or inserted on the way, in whose units (alignment.py: PipeWire's 21.33 ms
+  # graph cycles, our 20 ms frames), from the kept command against the mic's WAV.
+  sox "$1" -r 48000 /tmp/lab-said-48k.wav 2>/dev/null && sox /tmp/lab-command-got.wav -r 48000 /tmp/lab-got-48k.wav 2>/dev/null \
+    && echo "hop voice stage $(/usr/bin/python3 "$LAB/cases/alignment.py" /tmp/lab-said-48k.wav /tmp/lab-got-48k.wav)"
   grep "capture from" /tmp/lab-listen.err | sed 's/^/hop our capture: /' || true
   grep "sco-stats\|mic-done\|mic-speech-start" "$OUT/logs/peer-events.log" | tail -3 | sed 's/^/hop peer: /' || true
   cp "$2" "$OUT/logs/roundtrip-source.wav" 2>/dev/null || true; }
