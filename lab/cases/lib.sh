@@ -86,8 +86,8 @@ report_hops() {
   echo "hop voice stage: $(command_speech "$3" "$1" | awk '{print $1}') s of sound in the command listen kept"
   # Audio dropped or inserted on the way, in whose units (alignment.py: PipeWire's 21.33 ms
   # graph cycles, our 20 ms frames), from the kept command against the mic's WAV.
-  sox "$1" -r 48000 /tmp/lab-said-48k.wav 2>/dev/null && sox /tmp/lab-command-got.wav -r 48000 /tmp/lab-got-48k.wav 2>/dev/null \
-    && echo "hop voice stage $(/usr/bin/python3 "$LAB/cases/alignment.py" /tmp/lab-said-48k.wav /tmp/lab-got-48k.wav)"
+  sox /tmp/lab-command-got.wav -r "$(soxi -r "$1")" /tmp/lab-command-got-at-mic-rate.wav 2>/dev/null \
+    && echo "hop voice stage $(/usr/bin/python3 "$LAB/cases/alignment.py" "$1" /tmp/lab-command-got-at-mic-rate.wav)"
   grep "capture from" /tmp/lab-listen.err | sed 's/^/hop our capture: /' || true
   grep "sco-stats\|mic-done\|mic-speech-start" "$OUT/logs/peer-events.log" | tail -3 | sed 's/^/hop peer: /' || true
   cp "$2" "$OUT/logs/roundtrip-source.wav" 2>/dev/null || true; }
