@@ -6,6 +6,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Optimised in debug builds too, for the voice stage's per-frame math (log-mel features, the
+/// VAD's perceptron: `VectorMath.dot` at -Onone was 45 times slower than release and most of a
+/// debug `glasses-audio listen`'s own CPU). Under the lab's emulation (scripts/bt-lab, TCG) a
+/// debug build otherwise fell minutes behind a live voice link (docs/bluez.md). Tests still
+/// `@testable import` these modules: SwiftPM's debug builds keep `-enable-testing`.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 /// A system library reached through a `[system]` module map and a `shim.h`.
 func shim(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
@@ -93,7 +100,7 @@ let package = Package(
         .target(name: "BlueALSAHCIShim"),
         .target(name: "AudioCore", dependencies: ["CSoxr", "COpus", "CFFTW"], swiftSettings: strict),
         .target(name: "Routing", swiftSettings: strict),
-        .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict),
+        .target(name: "Voice", dependencies: ["AudioCore"], swiftSettings: strict + optimisedInDebug),
         .target(name: "Speech", dependencies: ["AudioCore", "CEspeak"], swiftSettings: strict),
         .target(name: "SpeechPlayback", dependencies: ["AudioBackend", "AudioCore", "Speech", "RouteService", "BackendSelection"], swiftSettings: strict),
         .target(name: "Assistant", dependencies: ["Routing", "Voice", "AudioCore"], swiftSettings: strict),

@@ -1,13 +1,19 @@
 # The capture path alone, without the voice stage: `glasses-audio record` opens HFP through the
 # route engine (mediaFirst: it switches the card itself) and records the glasses' mic while the
 # peer's mic says the sample; the WAV must carry the speech. When the round trip hears nothing,
-# this tells the link from the voice stage.
+# this tells the link from the voice stage. capture-msbc.sh runs it over mSBC: CAPTURE_RATE=16000
+# (the mic's WAV for the link's codec) and CAPTURE_PHRASE (flite's phrase instead of the sample).
+rate=${CAPTURE_RATE:-8000}
 [[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
-sox "$REPO/samples/hey-glasses-what-time.wav" -r 8000 -c 1 -b 16 /tmp/lab-mic-in.wav
-sox -n -r 8000 -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
+if [[ -n ${CAPTURE_PHRASE:-} ]]; then
+  command_wav /tmp/lab-mic-in.wav "$rate" "$CAPTURE_PHRASE" || die "flite could not make the spoken phrase"
+else
+  sox "$REPO/samples/hey-glasses-what-time.wav" -r "$rate" -c 1 -b 16 /tmp/lab-mic-in.wav
+fi
+sox -n -r "$rate" -c 1 -b 16 /tmp/lab-silence.wav trim 0 1
 peer mic /tmp/lab-silence.wav 0
 rm -f /tmp/lab-capture.wav
 timeout --kill-after=10 300 "$GA" record --backend pulse --seconds 20 --rate 16000 --timeout 120 /tmp/lab-capture.wav \

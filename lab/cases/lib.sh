@@ -24,13 +24,29 @@ card_profile() { pactl list cards | awk -v want="$1" '/^\tProfiles:/ { p = 1; ne
   p { raw = $1; sub(":$", "", raw); name = raw; gsub("_", "-", name)
       if (name == want) { exact = raw } else if (index(name, want) == 1 && first == "") { first = raw } }
   END { print (exact != "" ? exact : first) }'; }
-# The spoken command "what time is it" as the glasses' mic sends it (8 kHz mono, 16-bit), in
-# $1: flite's rms voice, 0.3 s of silence before and 0.5 s after. Push-to-talk commands carry no
-# wake phrase. Not samples/hey-glasses-what-time.wav: the local recogniser hears that recording,
-# clean and resampled to 8 kHz on the host, as "read" (`voice-eval commands`), so it cannot tell
-# the link from the recogniser; this one it understands at 8 kHz with a wide margin.
-command_wav() { flite -voice rms -t "what time is it" -o /tmp/lab-command-raw.wav \
-  && sox /tmp/lab-command-raw.wav -r 8000 -c 1 -b 16 "$1" pad 0.3 0.5; }
+# A spoken phrase as the glasses' mic sends it (mono, 16-bit), in $1, at $2 Hz (8000 for CVSD,
+# 16000 for mSBC; default 8000): $3 (default "what time is it") in flite's rms voice, 0.3 s of
+# silence before and 0.5 s after. Push-to-talk commands carry no wake phrase; the wake word's
+# round trip says "hey glasses, what time is it" in one breath (the DTW wake engine missed "hey
+# glasses" synthesised alone and joined to the command). Not samples/hey-glasses-what-time.wav:
+# the local recogniser hears that recording, clean and resampled to 8 kHz on the host, as "read"
+# (`voice-eval commands`), so it cannot tell the link from the recogniser; flite's it
+# understands at 8 kHz with a wide margin.
+command_wav() { flite -voice rms -t "${3:-what time is it}" -o /tmp/lab-command-raw.wav \
+  && sox /tmp/lab-command-raw.wav -r "${2:-8000}" -c 1 -b 16 "$1" pad 0.3 0.5; }
+# Disconnects the glasses and connects them again (a new service-level connection, where the
+# glasses list their codecs), waiting for the SLC and the card.
+reconnect() {
+  "$GA" disconnect "$GLASSES" > /dev/null || return 1
+  wait_for 20 not_connected || return 1
+  peer wait sco-down 20 > /dev/null
+  "$GA" connect "$GLASSES" || return 1
+  peer wait slc 60 && wait_for 30 card_has bluez_card
+}
+# The glasses list mSBC beside CVSD from the next reconnect on; back_to_cvsd undoes it (with a
+# reconnect) for the cases after.
+offer_msbc() { peer codecs cvsd,msbc > /dev/null && reconnect; }
+back_to_cvsd() { peer codecs cvsd > /dev/null; reconnect > /dev/null || echo "the reconnect with CVSD alone failed"; }
 # How much of the spoken command reached the voice stage: the seconds of sound (20 ms frames
 # above -50 dBFS, speech_present.py) in the command listen kept in its history folder $1 (Opus,
 # decoded to WAV through the simulated backend's speaker) against those in the mic's WAV $2.
@@ -63,10 +79,15 @@ kernel_sco_rx() { hciconfig -a hci0 2>/dev/null | awk '/RX bytes/ { for (i = 1; 
 # no measure of this hop: at nice 10 under TCG it missed packets (1732 of 1961 sent in a run
 # whose voice stage got the whole command).
 report_hops() {
+  rm -f /tmp/lab-command-got.wav  # (command_speech makes it anew when listen kept a command)
   echo "hop kernel count: $(( $(kernel_sco_rx) - ${KERNEL_SCO_RX_BEFORE:-0} )) SCO packets received by hci0 during the case"
   echo "hop mic: $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$1" | awk '{print $1}') s of sound said"
   echo "hop server: $(/usr/bin/python3 "$LAB/cases/speech_present.py" "$2" 2>/dev/null | awk '{print $1 " s of sound in " $3 " s"}') recorded from the source by a second client"
   echo "hop voice stage: $(command_speech "$3" "$1" | awk '{print $1}') s of sound in the command listen kept"
+  # Audio dropped or inserted on the way, in whose units (alignment.py: PipeWire's 21.33 ms
+  # graph cycles, our 20 ms frames), from the kept command against the mic's WAV.
+  sox /tmp/lab-command-got.wav -r "$(soxi -r "$1")" /tmp/lab-command-got-at-mic-rate.wav 2>/dev/null \
+    && echo "hop voice stage $(/usr/bin/python3 "$LAB/cases/alignment.py" "$1" /tmp/lab-command-got-at-mic-rate.wav)"
   grep "capture from" /tmp/lab-listen.err | sed 's/^/hop our capture: /' || true
   grep "sco-stats\|mic-done\|mic-speech-start" "$OUT/logs/peer-events.log" | tail -3 | sed 's/^/hop peer: /' || true
   cp "$2" "$OUT/logs/roundtrip-source.wav" 2>/dev/null || true; }

@@ -6,19 +6,10 @@
 # glasses' speaker (the peer encodes and decodes mSBC with libsbc). The glasses go back to CVSD
 # alone (another reconnect) at the end, pass or fail, for the cases after it.
 connected || die "run pair first: the glasses are not connected"
-reconnect() {
-  "$GA" disconnect "$GLASSES" > /dev/null || return 1
-  wait_for 20 not_connected || return 1
-  peer wait sco-down 20 > /dev/null
-  "$GA" connect "$GLASSES" || return 1
-  peer wait slc 60 && wait_for 30 card_has bluez_card
-}
-back_to_cvsd() { peer codecs cvsd > /dev/null; reconnect > /dev/null || echo "the reconnect with CVSD alone failed"; }
 # (run-in-guest.sh's EXIT trap ends the case's background jobs; this one does that too, first.)
 trap 'kill $(jobs -p) 2>/dev/null || true; back_to_cvsd' EXIT
-peer codecs cvsd,msbc || die "the peer does not take codecs"
 start=$(now)
-reconnect || die "the reconnect with mSBC listed failed"
+offer_msbc || die "the reconnect with mSBC listed failed"
 timing msbc-reconnect "$(since "$start")"
 grep "hfp-codec" "$OUT/logs/peer-events.log" || echo "no codec negotiated yet (the AG sends +BCS before its first SCO link)"
 card=$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')

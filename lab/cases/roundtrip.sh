@@ -5,6 +5,11 @@
 # back to A2DP. Waiting for listen's commandStarted before arming the mic (the case's polling
 # and a Python client under TCG) put the speech ~8 s after the capture's start, past the end
 # of a command that a 0.1 s blip at the link's start had opened.
+# roundtrip-msbc.sh runs this over mSBC with the wake word: ROUNDTRIP_RATE=16000 (the mic's WAV
+# for the link's codec) and ROUNDTRIP_WAKE=1 (`listen --once`: the mic says "hey glasses, what
+# time is it", the DTW wake engine hears the phrase, then the command).
+rate=${ROUNDTRIP_RATE:-8000}
+wake=${ROUNDTRIP_WAKE:-0}
 [[ -x $BIN/glasses-audio ]] || die "glasses-audio is not built ($BIN/glasses-audio)"
 connected || die "run pair first: the glasses are not connected"
 peer wait slc 30 || die "no HFP service-level connection"
@@ -12,7 +17,16 @@ peer wait slc 30 || die "no HFP service-level connection"
 pactl set-card-profile "$(pactl list cards short | awk '/bluez_card/ {print $2; exit}')" "$(card_profile a2dp-sink)"
 wait_for 30 active_profile_is a2dp || die "the card is not on A2DP before the round trip: $(pactl list cards | grep 'Active Profile')"
 peer wait sco-down 30 || die "the SCO link of an earlier case is still up"
-command_wav /tmp/lab-mic-in.wav || die "flite could not make the spoken command"
+# The command alone (/tmp/lab-command.wav) is what the voice stage's capture is measured
+# against; with the wake word the mic says the phrase and the command in one breath.
+command_wav /tmp/lab-command.wav "$rate" || die "flite could not make the spoken command"
+if ((wake)); then
+  command_wav /tmp/lab-mic-in.wav "$rate" "hey glasses, what time is it" || die "flite could not make the spoken phrase"
+  trigger=(--wake-engine dtw)  # (auto picks DTW too where no neural head is installed, as here)
+else
+  cp /tmp/lab-command.wav /tmp/lab-mic-in.wav
+  trigger=(--now)
+fi
 peer mic /tmp/lab-mic-in.wav 2 || die "the peer refused the mic WAV"
 peer speaker /tmp/lab-reply.wav
 rm -rf /tmp/lab-commands; mkdir -p /tmp/lab-commands
@@ -23,11 +37,12 @@ start=$(now)
 KERNEL_SCO_RX_BEFORE=$(kernel_sco_rx)
 record_source /tmp/lab-source.wav &
 recorder=$!
-timeout --kill-after=10 420 "$GA" listen --now --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --reply-timeout 120 --history /tmp/lab-commands \
+timeout --kill-after=10 420 "$GA" listen "${trigger[@]}" --once --json --backend pulse --seconds 400 --end-silence 5 --command-wait 60 --reply-timeout 120 --history /tmp/lab-commands \
   > /tmp/lab-listen.json 2> /tmp/lab-listen.err &
 listener=$!
-started() { grep -q '"type":"commandStarted"' /tmp/lab-listen.json; }
-wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-listen.json /tmp/lab-listen.err; die "the capture did not start (no commandStarted)"; }
+# Push-to-talk starts a command at once; the wake word's listen starts by listening.
+started() { grep -qE '"type":"(commandStarted|listening)"' /tmp/lab-listen.json; }
+wait_for 120 started || { kill $listener 2>/dev/null; cat /tmp/lab-listen.json /tmp/lab-listen.err; die "the capture did not start (no commandStarted or listening)"; }
 timing roundtrip-capture-start "$(since "$start")"
 status=0
 wait $listener || status=$?
@@ -57,7 +72,8 @@ grep "sco-stats" "$OUT/logs/peer-events.log" | tail -1 || true
 cp -r /tmp/lab-commands "$OUT/logs/roundtrip-commands" 2>/dev/null || true
 cp /tmp/lab-reply.wav "$OUT/logs/roundtrip-reply.wav" 2>/dev/null || true
 (( status == 0 )) || die "glasses-audio listen exited $status"
-check_command_whole /tmp/lab-commands /tmp/lab-mic-in.wav
+((wake == 0)) || grep -q '"type":"wake"' /tmp/lab-listen.json || die "the wake phrase was not heard over SCO: $(grep -E 'noCommand|wake' /tmp/lab-listen.json)"
+check_command_whole /tmp/lab-commands /tmp/lab-command.wav
 grep -q '"type":"transcript"' /tmp/lab-listen.json || die "no transcript: the command was not heard over SCO"
 # The text field, not the line: every event line has a "time" key.
 grep '"type":"transcript"' /tmp/lab-listen.json | grep -qiE '"text":"[^"]*time' || die "the transcript does not say 'time': $(grep transcript /tmp/lab-listen.json)"
