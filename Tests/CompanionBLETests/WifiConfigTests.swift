@@ -22,6 +22,9 @@ struct WifiConfigTests {
         #expect((0...4).map { WifiStatus(activeConnectionState: $0) } == [.disconnected, .connecting, .connected, .disconnected, .disconnected])
         #expect(WifiStatus.failureReason(53).contains("SSID"))
         #expect(WifiStatus.failureReason(7).contains("password"))
+        // NetworkManager's failed → disconnected keeps "failed"; disconnected → prepare is news.
+        #expect(!WifiStatus.says(new: 30, old: 120))
+        #expect(WifiStatus.says(new: 40, old: 30) && WifiStatus.says(new: 40, old: 120) && WifiStatus.says(new: 30, old: 100))
     }
 
     @Test("the SSID and password become a WPA-PSK infrastructure connection for AddAndActivateConnection")

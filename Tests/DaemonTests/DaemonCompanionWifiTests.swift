@@ -21,21 +21,17 @@ extension DaemonSuites {
         /// access point "HomeNet", and the IP4Config the device has once connected.
         final class MockNetworkManager: @unchecked Sendable {
             let control: DBusConnection
-            private var pid: pid_t?
+            private let process: DbusmockProcess
 
             init(bus: DBusDaemon) async throws {
-                let python = FileManager.default.fileExists(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-                pid = try Run.background(
-                    python, ["-m", "dbusmock", "--system", "--template", "networkmanager"],
-                    environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], logPath: bus.directory.path("nm-dbusmock.log"))
+                process = try DbusmockProcess(template: "networkmanager", bus: bus)
                 control = try DBusConnection(address: bus.address)
                 var up = false
                 for _ in 0..<200 where !up {
                     up = try await control.nameHasOwner(nm)
                     if !up { try await Task.sleep(for: .milliseconds(50)) }
                 }
-                let log = (try? String(contentsOfFile: bus.directory.path("nm-dbusmock.log"), encoding: .utf8)) ?? ""
-                try #require(up, "python-dbusmock's networkmanager did not take \(nm): \(log.suffix(800))")
+                try #require(up, "python-dbusmock's networkmanager did not take \(nm): \(process.logTail)")
                 let device = try #require(try await control.call(nm, nmPath, mock, "AddWiFiDevice", [.string("wlan0"), .string("wlan0"), .int32(30)]).first?.string)
                 _ = try await control.call(
                     nm, nmPath, mock, "AddAccessPoint",
@@ -52,10 +48,7 @@ extension DaemonSuites {
 
             func stop() {
                 control.close()
-                guard let pid else { return }
-                kill(pid, SIGTERM)
-                Run.wait(for: pid)
-                self.pid = nil
+                process.stop()
             }
         }
 
@@ -110,6 +103,24 @@ extension DaemonSuites {
             #expect(await iterator.next() == Array("failed".utf8))
             let failed = try await Self.networkInfo(emulator)
             #expect(failed["status"] as? String == "failed" && (failed["error"] as? String ?? "").contains("NetworkManager did not take the network"), "\(failed)")
+
+            // The device's own StateChanged, as NetworkManager sends it for a wrong password
+            // (failed, reason 7 no-secrets, then at once disconnected): the app keeps "failed" and why.
+            func stateChanged(_ new: UInt32, from old: UInt32, reason: UInt32) async throws {
+                _ = try await networkManager.control.call(
+                    Self.nm, "/org/freedesktop/NetworkManager/Devices/wlan0", Self.mock, "EmitSignal",
+                    [.string("org.freedesktop.NetworkManager.Device"), .string("StateChanged"), .string("uuu"),
+                     .array(elementSignature: "v", [.variant(.uint32(new)), .variant(.uint32(old)), .variant(.uint32(reason))])])
+            }
+            try await stateChanged(40, from: 30, reason: 0)
+            try await stateChanged(120, from: 40, reason: 7)
+            #expect(await iterator.next() == Array("connecting".utf8))
+            #expect(await iterator.next() == Array("failed".utf8))
+            let wrong = try await Self.networkInfo(emulator)
+            #expect((wrong["error"] as? String ?? "").contains("no password"), "\(wrong)")
+            try await stateChanged(30, from: 120, reason: 0)
+            try await stateChanged(100, from: 30, reason: 0)
+            #expect(await iterator.next() == Array("connected".utf8))  // not "disconnected" in between
 
             let output = try await daemon.stop()
             emulator.close()

@@ -23,6 +23,9 @@ public actor NetworkManagerWifi {
     let report: @Sendable (WifiReport) -> Void
     private var devicePath: String?
     private var lastLogged: String?
+    /// Counts the joins asked for: a state read that began before the latest one is stale
+    /// (the actor's awaits let a join start in the middle of a read).
+    private var joins = 0
 
     public init(bus: DBusConnection, logger: Logger, report: @escaping @Sendable (WifiReport) -> Void) {
         self.bus = bus
@@ -42,6 +45,7 @@ public actor NetworkManagerWifi {
             guard let device = devicePath, signal.path == device else { continue }
             let arguments = signal.arguments
             let state = UInt32(clamping: arguments.first?.integer ?? 0)
+            guard WifiStatus.says(new: state, old: UInt32(clamping: arguments.dropFirst().first?.integer ?? 0)) else { continue }
             let status = WifiStatus(deviceState: state)
             if status == .failed {
                 fail(WifiStatus.failureReason(UInt32(clamping: arguments.dropFirst(2).first?.integer ?? 0)))
@@ -60,6 +64,7 @@ public actor NetworkManagerWifi {
         } catch {
             throw GATTError(.failed, error.reason)
         }
+        joins += 1
         report(WifiReport(status: .connecting))
         logger.info("wifi: asking NetworkManager to join '\(ssid)' on \(device)")
         let accessPoint = await accessPoint(named: ssid, on: device) ?? "/"
@@ -110,15 +115,18 @@ public actor NetworkManagerWifi {
 
     /// Reads the device's state (and address when connected) and reports them.
     private func refresh(_ device: String, state known: UInt32? = nil) async {
+        let join = joins
         var state = known
         if state == nil, let read = (try? await property(device, Self.device, "State"))?.integer { state = UInt32(clamping: read) }
-        guard let state else { return }
+        guard let state, join == joins else { return }
         let status = WifiStatus(deviceState: state)
         guard status != .failed else {
             fail("NetworkManager's Wi-Fi device is in the failed state")
             return
         }
-        report(WifiReport(status: status, address: status == .connected ? await address(of: device) : nil))
+        let address = status == .connected ? await address(of: device) : nil
+        guard join == joins else { return }
+        report(WifiReport(status: status, address: address))
         if status == .connected { lastLogged = nil }
     }
 

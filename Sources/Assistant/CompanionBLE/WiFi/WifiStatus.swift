@@ -25,6 +25,13 @@ public enum WifiStatus: String, Sendable, Equatable {
         }
     }
 
+    /// Whether a device's `StateChanged` from `old` to `new` changes what the app is told:
+    /// NetworkManager moves a failed device on to disconnected at once, and the app should go on
+    /// reading "failed" (and why) until something new starts.
+    public static func says(new: UInt32, old: UInt32) -> Bool {
+        !(old == 120 && WifiStatus(deviceState: new) == .disconnected)
+    }
+
     /// Why a device failed, from the reason of its `StateChanged` (NMDeviceStateReason), in words.
     public static func failureReason(_ code: UInt32) -> String {
         switch code {
