@@ -391,7 +391,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "CompanionBLETests", dependencies: ["CompanionBLE", "Store", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "CompanionBLETests", dependencies: ["CompanionBLE", "DBusKit", "Store", "TestKit"], swiftSettings: strict),
 
         // glasses-audiod (issue 11): the store, the daemon's library (configuration, services,
         // HTTP API, events, systemd) and the executable that only parses, builds and runs.

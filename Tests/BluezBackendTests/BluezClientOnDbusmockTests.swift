@@ -19,14 +19,11 @@ struct BluezClientOnDbusmockTests {
     final class MockBluez: @unchecked Sendable {
         let bus: DBusDaemon
         let control: DBusConnection
-        private var pid: pid_t?
+        private let process: DbusmockProcess
 
         init(bus: DBusDaemon) throws {
             self.bus = bus
-            let python = FileManager.default.fileExists(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-            pid = try Run.background(
-                python, ["-m", "dbusmock", "--system", "--template", "bluez5"],
-                environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], logPath: bus.directory.path("dbusmock.log"))
+            process = try DbusmockProcess(template: "bluez5", bus: bus)
             control = try DBusConnection(address: bus.address)
         }
 
@@ -36,8 +33,7 @@ struct BluezClientOnDbusmockTests {
                 if try await control.nameHasOwner(BluezName.service) { return }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let log = (try? String(contentsOfFile: bus.directory.path("dbusmock.log"), encoding: .utf8)) ?? ""
-            throw TestFailure("python-dbusmock's bluez5 did not take org.bluez: \(log.suffix(800))")
+            throw TestFailure("python-dbusmock's bluez5 did not take org.bluez: \(process.logTail)")
         }
 
         func mock(_ method: String, _ arguments: [DBusValue]) async throws {
@@ -52,10 +48,7 @@ struct BluezClientOnDbusmockTests {
 
         func stop() {
             control.close()
-            guard let pid else { return }
-            kill(pid, SIGTERM)
-            Run.wait(for: pid)
-            self.pid = nil
+            process.stop()
         }
 
         deinit { stop() }

@@ -33,6 +33,7 @@ public struct CompanionBLEService: Service {
             bus = try DBusConnection.bus(address: busAddress)
         } catch {
             unavailable("no system bus (\(error))")
+            peripheral.wifiChanged(WifiReport(status: .failed, reason: "there is no system bus to reach NetworkManager (\(error))"))
             peripheral.finish()
             try? await gracefulShutdown()
             return
@@ -43,6 +44,9 @@ public struct CompanionBLEService: Service {
             _ = try CompanionGATTApplication(peripheral: peripheral, server: server)
             try server.add(CompanionAdvertisement.path, [CompanionAdvertisement.dbusInterface(localName: peripheral.host.settings.name)])
             let signals = bus.signals()
+            let wifiSignals = bus.signals()
+            let wifi = NetworkManagerWifi(bus: bus, logger: logger) { [peripheral] in peripheral.wifiChanged($0) }
+            peripheral.useWifi(wifi)
             try await bus.watchOwner(of: BluezName.service)
             try await bus.addMatch(
                 "type='signal',sender='\(BluezName.service)',interface='\(FreedesktopName.objectManager)',member='InterfacesAdded'")
@@ -59,6 +63,7 @@ public struct CompanionBLEService: Service {
                         }
                     }
                     group.addTask { await registration.follow(signals) }
+                    group.addTask { await wifi.follow(wifiSignals) }
                     group.addTask { for await name in peripheral.renames { await registration.readvertise(as: name) } }
                 }
             }
@@ -66,6 +71,7 @@ public struct CompanionBLEService: Service {
             logger.error("ble: the companion app's GATT application could not be exported: \(error)")
         }
         peripheral.setAvailability("glasses-audiod is stopping")
+        peripheral.useWifi(nil)
         peripheral.finish()
         await registration.unregister()
         bus.close()

@@ -18,6 +18,9 @@ public final class CompanionPeripheral: Sendable {
         var statusMode = "active"
         /// Why pairing cannot start now (no BlueZ, no LE adapter, not registered yet); nil when it can.
         var unavailable: String? = "Bluetooth LE is not registered with BlueZ yet"
+        var wifi = WifiReport(status: .disconnected)
+        /// The network the app named last (the password write joins it).
+        var wifiSSID: String?
     }
 
     public let host: any CompanionHost
@@ -26,6 +29,8 @@ public final class CompanionPeripheral: Sendable {
     private let codes: Mutex<any RandomNumberGenerator & Sendable>
     /// Set by the D-Bus application: sends a value to the phones subscribed to it.
     let notifier = Mutex<(@Sendable (CompanionCharacteristic, [UInt8]) -> Void)?>(nil)
+    /// Set by the owner once it has a system bus: joins Wi-Fi networks through NetworkManager.
+    let wifiClient = Mutex<NetworkManagerWifi?>(nil)
 
     /// Codes to speak, deadlines to tick at, events to publish: each read by one task of the owner, in order.
     public let speech: AsyncStream<PairingCode>
@@ -138,7 +143,9 @@ public final class CompanionPeripheral: Sendable {
         case .actionResponse: return state.withLock { $0.actionResponse }
         // The assistant keeps no notes or todos: Data Sync says so with an empty list.
         case .notesData, .todosData: return Array("[]".utf8)
-        case .wifiStatus, .networkInfo, .cameraControl, .systemControl, .wifiSSID, .wifiPassword:
+        case .wifiStatus: return Array(state.withLock { $0.wifi.status.rawValue }.utf8)
+        case .networkInfo: return state.withLock { $0.wifi.networkInfo }
+        case .cameraControl, .systemControl, .wifiSSID, .wifiPassword:
             throw GATTError(.notSupported, "\(characteristic.title) is not served yet")
         }
     }
@@ -197,9 +204,34 @@ public final class CompanionPeripheral: Sendable {
             statusModeChanged(mode)
         case .camera:
             setActionResponse(CompanionReadout.actionResponse(success: false, ["error": "this host has no camera"]))
-        case .wifiSSID, .wifiPassword, .notes, .todos:
+        case .wifiSSID(let ssid):
+            state.withLock { $0.wifiSSID = ssid }
+        case .wifiPassword(let password):
+            guard let ssid = state.withLock({ $0.wifiSSID }) else {
+                throw GATTError(.invalidArguments, "write the network's SSID before its password")
+            }
+            guard let wifi = wifiClient.withLock({ $0 }) else {
+                let reason = state.withLock { $0.wifi.reason } ?? "there is no system bus to reach NetworkManager"
+                throw GATTError(.failed, reason)
+            }
+            try await wifi.connect(ssid: ssid, password: password)
+        case .notes, .todos:
             throw GATTError(.notSupported, "\(characteristic.title) is not served yet")
         }
+    }
+
+    /// NetworkManager's news of the Wi-Fi device: kept for reads, the status notified when it changes.
+    public func wifiChanged(_ report: WifiReport) {
+        let changed = state.withLock { state in
+            defer { state.wifi = report }
+            return state.wifi.status != report.status
+        }
+        if changed { notify(.wifiStatus, Array(report.status.rawValue.utf8)) }
+    }
+
+    /// Joins networks through `client` from now on.
+    public func useWifi(_ client: NetworkManagerWifi?) {
+        wifiClient.withLock { $0 = client }
     }
 
     private func setActionResponse(_ value: [UInt8]) {
