@@ -9,8 +9,12 @@ let strict: [SwiftSetting] = [
 /// Optimised in debug builds too, for the voice stage's per-frame math (log-mel features, the
 /// VAD's perceptron: `VectorMath.dot` at -Onone was 45 times slower than release and most of a
 /// debug `glasses-audio listen`'s own CPU). Under the lab's emulation (scripts/bt-lab, TCG) a
-/// debug build otherwise fell minutes behind a live voice link (docs/bluez.md). Tests still
-/// `@testable import` these modules: SwiftPM's debug builds keep `-enable-testing`.
+/// debug build otherwise fell minutes behind a live voice link (docs/bluez.md). The neural wake
+/// engine's modules too (TFLiteGraph's kernels, the openWakeWord front end, the command
+/// classifier, the head trainers): the suites of OpenWakeWordTests and CommandClassifierTests
+/// took 52.8 s in debug with them at -Onone, 26.2 s at -O. Tests still `@testable import` these
+/// modules: SwiftPM's debug builds keep `-enable-testing`. (Not AudioCore, DeviceProfiles or
+/// Store: fuzz/ builds them as a dependency package, where SwiftPM refuses unsafe flags.)
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 /// A system library reached through a `[system]` module map and a `shim.h`.
@@ -127,10 +131,10 @@ let package = Package(
             swiftSettings: strict),
         // What the service runs to pick and build a wake engine (engine choice, head lookup, dtw
         // templates); the offline trainer below is linked only by the trainer and the tools.
-        .target(name: "WakeRuntime", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
+        .target(name: "WakeRuntime", dependencies: ["Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict + optimisedInDebug),
         // Wake engines measured on labelled corpora (`glasses-audio eval`, `voice-eval`); no training.
         .target(name: "WakeEvaluation", dependencies: ["WakeRuntime", "Voice", "AudioCore", "OpenWakeWord", "TFLiteGraph"], swiftSettings: strict),
-        .target(name: "VoiceTraining", dependencies: ["WakeRuntime", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict),
+        .target(name: "VoiceTraining", dependencies: ["WakeRuntime", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "CMalloc", "CFlite"], swiftSettings: strict + optimisedInDebug),
         .executableTarget(
             name: "glasses-wake-trainer",
             dependencies: ["VoiceTraining", "WakeRuntime", "OpenWakeWord", "Voice", "AudioCore", "CPrctl", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -252,10 +256,10 @@ let package = Package(
             name: "CLITests", dependencies: ["TestKit", "AudioCore", "Speech"], swiftSettings: strict),
 
         // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
-        .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict),
-        .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict),
+        .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict + optimisedInDebug),
+        .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict + optimisedInDebug),
         // The local assistant's command classifier on openWakeWord's features (models/commands).
-        .target(name: "CommandClassifier", dependencies: ["OpenWakeWord", "TFLiteGraph", "AudioCore"], swiftSettings: strict),
+        .target(name: "CommandClassifier", dependencies: ["OpenWakeWord", "TFLiteGraph", "AudioCore"], swiftSettings: strict + optimisedInDebug),
         .testTarget(name: "CommandClassifierTests", dependencies: ["CommandClassifier", "OpenWakeWord", "TestKit"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord", "TestKit"], swiftSettings: strict),
         .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "WakeRuntime", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
@@ -358,7 +362,7 @@ let package = Package(
         .executableTarget(
             name: "WyomingBench",
             dependencies: [
-                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "WakeRuntime", "AudioCore",
+                "WyomingServer", "Wyoming", "Voice", "VoiceTraining", "WakeRuntime", "OpenWakeWord", "AudioCore", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -60,15 +60,43 @@ struct ParityTests {
         let directory = try Self.requireModels()
         let whole = try await offCooperativePool { try Self.embeddings(of: TestAudio.sample, chunk: 1 << 20, directory: directory) }
         let pieces = try await offCooperativePool { try Self.embeddings(of: TestAudio.sample, chunk: 333, directory: directory) }
-        // Every embedding after the first reuses the previous one's convolution rows.
+        // Every embedding reuses the previous one's convolution rows, the first the silence's
+        // (the start every stream shares).
         let (count, incremental) = try await offCooperativePool {
             let features = try OpenWakeWordFeatures(directory: directory)
             let count = features.process(try AudioFileReader.read(TestAudio.sample).samples).count
             return (count, features.incrementalEmbeddings)
         }
-        #expect(incremental == count - 1)
+        #expect(incremental == count)
         #expect(whole.count == TestAudioSeconds.sampleEmbeddings)
         #expect(whole == pieces)
+    }
+
+    /// Streams started from one shared start (as the Wyoming service starts each client's)
+    /// give what a stream of their own gives, whatever the other streams hear meanwhile.
+    @Test func streamsFromOneStartAreIndependent() async throws {
+        let directory = try Self.requireModels()
+        let (alone, together) = try await offCooperativePool {
+            let samples = try AudioFileReader.read(TestAudio.sample).samples
+            let reversed = Array(samples.reversed())
+            let mel = try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory)
+            let embedding = try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory)
+            let start = try OpenWakeWordFeatures.SilentStart(melspectrogram: mel, embedding: embedding)
+            let forward = try OpenWakeWordFeatures(melspectrogram: mel, embedding: embedding, start: start)
+            let backward = try OpenWakeWordFeatures(melspectrogram: mel, embedding: embedding, start: start)
+            var together: ([OpenWakeWordFeatures.Embedding], [OpenWakeWordFeatures.Embedding]) = ([], [])
+            for offset in stride(from: 0, to: samples.count, by: 1280) {
+                let end = min(samples.count, offset + 1280)
+                together.0 += forward.process(samples[offset..<end])
+                together.1 += backward.process(reversed[offset..<end])
+            }
+            let alone = (try OpenWakeWordFeatures(directory: directory).process(samples),
+                         try OpenWakeWordFeatures(directory: directory).process(reversed))
+            return (alone, together)
+        }
+        #expect(together.0.count == TestAudioSeconds.sampleEmbeddings)
+        #expect(together.0 == alone.0)
+        #expect(together.1 == alone.1)
     }
 
     /// Audio at hand all at once: windows run together through the embedding model (a partial

@@ -33,6 +33,26 @@ struct StreamingRunTests {
         #expect(state.incrementalRuns == 11)
     }
 
+    /// A stream keeps only the rows the next run reads (a filter's height per convolution),
+    /// not every layer's whole output: a stream's state is a small part of one full run's.
+    @Test func streamKeepsOnlyTheRowsItReads() throws {
+        let graph = try TFLiteGraph(bytes: try ModelFiles.bytes("embedding_model.tflite"), name: "embedding_model.tflite")
+        let frames = Self.signal { i in Float((i * 131) % 23) / 11 - 1 }
+        var state = TFLiteGraph.StreamState()
+        _ = try graph.run([Self.window(0, frames: frames)], shiftedBy: 8, state: &state)
+        let afterFullRun = graph.keptValues(state)
+        #expect(afterFullRun.rows == 0)
+        for k in 1..<6 {
+            let input = Self.window(k, frames: frames)
+            let streamed = try graph.run([input], shiftedBy: 8, state: &state)[0]
+            let worst = zip(streamed.values, try graph.run([input])[0].values).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-4, "window \(k): largest difference \(worst)")
+        }
+        #expect(state.incrementalRuns == 5)
+        let streaming = graph.keptValues(state)
+        #expect(streaming.tensors + streaming.rows < afterFullRun.tensors / 4, "kept \(streaming), a full run's tensors \(afterFullRun.tensors)")
+    }
+
     /// An input that does not continue the previous one is computed in full.
     @Test func discontinuityFallsBackToAFullRun() throws {
         let graph = try TFLiteGraph(bytes: try ModelFiles.bytes("embedding_model.tflite"), name: "embedding_model.tflite")

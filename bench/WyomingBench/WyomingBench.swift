@@ -1,8 +1,10 @@
 import AudioCore
+import CMalloc
 import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import OpenWakeWord
 import Synchronization
 import Voice
 import VoiceTraining
@@ -14,7 +16,9 @@ import WyomingServer
 /// sends the wake phrase in 1024-sample chunks (64 ms) on a real-time schedule, a ping after
 /// each pass, and counts detections. A stream is served in real time while the answer to the
 /// ping after its last chunk (server lag) stays under the limit and every pass is detected.
-///   WyomingBench [--streams 64,128,200] [--passes 2] [--lag-limit-ms 500] [--json]
+/// `--engine neural` runs the neural head the daemon runs (dtw by default); `--per-stream N`
+/// prints the memory N streams' engines take, without the server.
+///   WyomingBench [--engine dtw|neural] [--streams 64,128,200] [--passes 2] [--lag-limit-ms 500] [--json]
 @main
 struct WyomingBench {
     struct Result: Encodable {
@@ -31,21 +35,77 @@ struct WyomingBench {
         var capacity: Int
         var realTime: Bool
         var loadAverage: Double
+        /// The process's resident memory (server, models and the clients) at the end of the
+        /// level, and its peak so far, in MB.
+        var rssMB: Double
+        var peakRSSMB: Double
     }
 
     static func main() async throws {
+        // The daemon's malloc setting (glasses-audiod), so the memory measured is the service's.
+        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
         let arguments = CommandLine.arguments
         func value(_ flag: String) -> String? { arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
         let counts = (value("--streams") ?? "64,128,200,256").split(separator: ",").compactMap { Int($0) }
+        if arguments.contains("--help") {
+            print("WyomingBench [--engine dtw|neural] [--streams 64,128,200] [--passes 2] [--lag-limit-ms 500] [--json]")
+            return
+        }
         let passes = Int(value("--passes") ?? "2") ?? 2
         let lagLimit = Double(value("--lag-limit-ms") ?? "500") ?? 500
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let sample = try AudioFileReader.read(root + "/samples/hey-glasses-what-time.wav")
         let pcm = PCMConversion.s16le(sample.samples)
 
-        let model = try WakeWordTemplateBuilder().model(for: "hey glasses")
+        let choice: WakeEngineChoice
+        switch value("--engine") ?? "dtw" {
+        case "dtw": choice = .dtw
+        case "neural":
+            choice = WakeEngineChoice.default(for: "hey glasses")
+            guard choice.isNeural else {
+                print("no neural head for 'hey glasses' is ready: run `glasses-audio prepare-wake --keyword \"hey glasses\"` or scripts/prepare-wake")
+                return
+            }
+        case let other:
+            print("unknown --engine \(other): use neural or dtw")
+            return
+        }
+        let prepared = try choice.prepare { [try WakeWordTemplateBuilder().model(for: "hey glasses")] }
+        if let count = value("--per-stream").flatMap(Int.init) {
+            // Memory per stream without the server: `count` scorers alone, then as many
+            // pipelines (VAD, endpointer and log-mel front end around a scorer), each fed the phrase.
+            let base = residentMegabytes()
+            var scorers: [any WakeWordScorer] = []
+            for _ in 0..<count {
+                let scorer = try prepared.makeScorer(configuration: WakeWordConfiguration())
+                _ = scorer.finish(samples: sample.samples[...])
+                scorers.append(scorer)
+            }
+            let afterScorers = residentMegabytes()
+            var pipelines: [VoicePipeline] = []
+            for _ in 0..<count {
+                let pipeline = try VoicePipeline(scorer: try prepared.makeScorer(configuration: WakeWordConfiguration()))
+                _ = pipeline.process(sample.samples)
+                pipelines.append(pipeline)
+            }
+            print(String(format: "per stream: a scorer %.2f MB, a pipeline with its scorer %.2f MB (%d of each)",
+                (afterScorers - base) / Double(count), (residentMegabytes() - afterScorers) / Double(count), count))
+            return
+        }
+        if case .neural(let models) = prepared, !arguments.contains("--json") {
+            let features = try OpenWakeWordFeatures(
+                melspectrogram: models.melspectrogram, embedding: models.embedding, start: models.silentStart)
+            _ = features.process(sample.samples)
+            let bytes = features.streamBytes
+            print(String(format: "one stream's front end keeps %.0f KB: audio %.0f, mel frames %.0f, embedding tensors %.0f, kept rows %.0f",
+                Double(bytes.audio + bytes.mels + bytes.embeddingTensors + bytes.embeddingRows) / 1024, Double(bytes.audio) / 1024,
+                Double(bytes.mels) / 1024, Double(bytes.embeddingTensors) / 1024, Double(bytes.embeddingRows) / 1024))
+        }
         let engine = WakeWordEngine(words: [.init(name: "hey_glasses", phrase: "hey glasses")]) {
-            try WakeWordDetector(models: [model], configuration: WakeWordConfiguration())
+            try prepared.makeScorer(configuration: WakeWordConfiguration())
+        }
+        if !arguments.contains("--json") {
+            print(String(format: "engine %@: %@; RSS with the models loaded %.0f MB", choice.isNeural ? "neural" : "dtw", choice.describe(phrase: "hey glasses"), residentMegabytes()))
         }
         var logger = Logger(label: "wyoming-bench")
         logger.logLevel = .warning
@@ -61,10 +121,10 @@ struct WyomingBench {
                 print(
                     String(
                         format:
-                            "%4d streams: lag median %6.1f ms, p95 %7.1f ms, max %7.1f ms; %d/%d passes detected; CPU %5.1f%% (%.2f%% a stream, %d streams on %d cores) -> %@ (load average %.1f)",
+                            "%4d streams: lag median %6.1f ms, p95 %7.1f ms, max %7.1f ms; %d/%d passes detected; CPU %5.1f%% (%.2f%% a stream, %d streams on %d cores); RSS %.0f MB (peak %.0f) -> %@ (load average %.1f)",
                         result.streams, result.lagMedianMs, result.lagP95Ms, result.lagMaxMs, result.detectedPasses, result.streams * result.passes,
                         result.cpuPercent, result.cpuPerStreamPercent, result.capacity, ProcessInfo.processInfo.activeProcessorCount,
-                        result.realTime ? "real time" : "falls behind", result.loadAverage))
+                        result.rssMB, result.peakRSSMB, result.realTime ? "real time" : "falls behind", result.loadAverage))
             }
         }
         if arguments.contains("--json") {
@@ -106,7 +166,8 @@ struct WyomingBench {
             streams: streams, passes: passes, detectedPasses: hits, lagMedianMs: quantile(0.5), lagP95Ms: quantile(0.95), lagMaxMs: sorted.last ?? 0,
             cpuPercent: cpu / wallSeconds * 100, cpuPerStreamPercent: perStream,
             capacity: Int(Double(ProcessInfo.processInfo.activeProcessorCount * 100) / perStream),
-            realTime: quantile(0.95) < lagLimit && hits == streams * passes, loadAverage: load[0])
+            realTime: quantile(0.95) < lagLimit && hits == streams * passes, loadAverage: load[0],
+            rssMB: residentMegabytes(), peakRSSMB: residentMegabytes(field: "VmHWM"))
     }
 
     /// One client: returns the server lag after each pass (ms) and the passes with a detection.
@@ -163,6 +224,15 @@ struct WyomingBench {
             }
             return try await reader.value
         }
+    }
+
+    /// A `/proc/self/status` memory field (VmRSS, VmHWM) in MB.
+    static func residentMegabytes(field: String = "VmRSS") -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Double(line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0) / 1024
+        }
+        return 0
     }
 
     static func cpuSeconds() -> Double {

@@ -54,10 +54,13 @@ final class GrammarRecognizer: Sendable {
         guard FileManager.default.fileExists(atPath: hmm), FileManager.default.fileExists(atPath: dict) else {
             throw LocalAssistantError("no pocketsphinx model at \(Self.modelDirectory) (install pocketsphinx-en-us)")
         }
+        // Only the grammars' words: the decoder keeps its whole dictionary in memory.
+        let words = try GrammarDictionary.write(from: dict, for: grammars.map(\.jsgf))
+        defer { try? FileManager.default.removeItem(atPath: words) }
         // No dither of pocketsphinx's own: its generator is seeded once per decoder and runs on
         // across utterances, so the same audio decoded twice (or after another utterance, or
         // in another search) heard different words. `recognize` dithers each utterance alike.
-        var arguments = ["-hmm", hmm, "-dict", dict, "-logfn", "/dev/null", "-dither", "no"]
+        var arguments = ["-hmm", hmm, "-dict", words, "-logfn", "/dev/null", "-dither", "no"]
         if let transform {
             guard FileManager.default.isReadableFile(atPath: transform) else {
                 throw LocalAssistantError("no MLLR transform at \(transform) (scripts/adapt-narrowband-mllr makes one)")

@@ -6,10 +6,47 @@ import Wyoming
 /// a final `not-detected` out. Any 16-bit rate and channel count is brought to 16 kHz mono.
 /// Owned by one connection; no I/O.
 final class WakeWordStream {
+    /// What hears the stream: an engine that scores log-mel frames (dtw) through a pipeline that
+    /// makes them; one that makes its own features (neural) takes the samples as they come, with
+    /// no VAD or log-mel front end beside it (this service only reports the phrase).
+    private enum Listener {
+        case frames(VoicePipeline)
+        case samples(any WakeWordScorer)
+
+        init(_ scorer: any WakeWordScorer) throws {
+            self = scorer.scoresLogMel ? .frames(try VoicePipeline(scorer: scorer)) : .samples(scorer)
+        }
+
+        func process(_ samples: [Float]) -> [WakeWordDetection] {
+            switch self {
+            case .frames(let pipeline): Self.wakes(in: pipeline.process(samples))
+            case .samples(let scorer): scorer.process(samples: samples[...], logMel: [])
+            }
+        }
+
+        func finish() -> [WakeWordDetection] {
+            switch self {
+            case .frames(let pipeline): Self.wakes(in: pipeline.finish())
+            case .samples(let scorer): scorer.finish(samples: [])
+            }
+        }
+
+        var failure: (any Error)? {
+            switch self {
+            case .frames(let pipeline): pipeline.wakeFailure
+            case .samples(let scorer): scorer.failure
+            }
+        }
+
+        private static func wakes(in events: [VoiceEvent]) -> [WakeWordDetection] {
+            events.compactMap { if case .wake(let detection) = $0 { detection } else { nil } }
+        }
+    }
+
     private let engine: WakeWordEngine
     /// Which names to report (`detect`'s `names`; `nil`: all).
     var names: Set<String>?
-    private var pipeline: VoicePipeline?
+    private var listener: Listener?
     private var format: WyomingAudioFormat?
     private var resampler: Resampler?
     private var detected = false
@@ -18,12 +55,12 @@ final class WakeWordStream {
         self.engine = engine
     }
 
-    var isStreaming: Bool { pipeline != nil }
+    var isStreaming: Bool { listener != nil }
 
     func start(_ format: WyomingAudioFormat) async throws(WakeStreamError) {
         try check(format)
         do {
-            pipeline = try VoicePipeline(scorer: try await engine.makeScorer())
+            listener = try Listener(try await engine.makeScorer())
         } catch {
             throw .engine("\(error)")
         }
@@ -33,8 +70,8 @@ final class WakeWordStream {
     }
 
     func process(_ audio: [UInt8], format chunkFormat: WyomingAudioFormat) async throws(WakeStreamError) -> [WyomingEvent] {
-        if pipeline == nil { try await start(chunkFormat) }
-        guard let pipeline else { return [] }
+        if listener == nil { try await start(chunkFormat) }
+        guard let listener else { return [] }
         if chunkFormat != format { try check(chunkFormat) }
         format = chunkFormat
         var samples = audio.withUnsafeBytes { PCMConversion.floats(fromS16LE: $0) }
@@ -49,23 +86,22 @@ final class WakeWordStream {
             }
             do { samples = try resampler!.process(samples) } catch { throw .engine("\(error)") }
         }
-        let events = detections(in: pipeline.process(samples))
-        if let failure = pipeline.wakeFailure { throw .engine("\(failure)") }
+        let events = detections(in: listener.process(samples))
+        if let failure = listener.failure { throw .engine("\(failure)") }
         return events
     }
 
     /// `audio-stop`: the last detections, then `not-detected` if nothing was heard.
     func stop() -> [WyomingEvent] {
-        guard let pipeline else { return [.notDetected] }
-        var events = detections(in: pipeline.finish())
+        guard let listener else { return [.notDetected] }
+        var events = detections(in: listener.finish())
         if !detected { events.append(.notDetected) }
-        self.pipeline = nil
+        self.listener = nil
         return events
     }
 
-    private func detections(in events: [VoiceEvent]) -> [WyomingEvent] {
-        events.compactMap { event in
-            guard case .wake(let detection) = event else { return nil }
+    private func detections(in wakes: [WakeWordDetection]) -> [WyomingEvent] {
+        wakes.compactMap { detection in
             let word = engine.word(forKeyword: detection.keyword)
             if let names, !names.contains(word.name) { return nil }
             detected = true

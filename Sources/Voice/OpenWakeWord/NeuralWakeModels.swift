@@ -9,11 +9,14 @@ public struct NeuralWakeModels: Sendable {
     public var embedding: TFLiteGraph
     /// Each head's keyword (from its file name) and graph.
     public var heads: [(keyword: String, graph: TFLiteGraph)]
+    /// Where every stream's front end starts (computed once).
+    public var silentStart: OpenWakeWordFeatures.SilentStart
 
     /// Loads the feature models from `directory` and one head per file.
     public init(headFiles: [String], directory: String = OpenWakeWordModels.directory()) throws(OpenWakeWordError) {
         melspectrogram = try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory)
         embedding = try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory)
+        silentStart = try OpenWakeWordFeatures.SilentStart(melspectrogram: melspectrogram, embedding: embedding)
         var heads: [(keyword: String, graph: TFLiteGraph)] = []
         for path in headFiles {
             heads.append((NeuralWakeWordScorer.keyword(forFile: path), try OpenWakeWordModels.load(path: path)))

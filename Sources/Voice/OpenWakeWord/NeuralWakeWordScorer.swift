@@ -51,7 +51,8 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
 
     /// A stream's engine over models loaded once (``NeuralWakeModels``).
     public convenience init(models: NeuralWakeModels, configuration: WakeWordConfiguration) throws(OpenWakeWordError) {
-        let features = try OpenWakeWordFeatures(melspectrogram: models.melspectrogram, embedding: models.embedding)
+        let features = try OpenWakeWordFeatures(
+            melspectrogram: models.melspectrogram, embedding: models.embedding, start: models.silentStart)
         var phrases: [Phrase] = []
         for head in models.heads {
             phrases.append(Phrase(keyword: head.keyword, head: try OpenWakeWordHead(graph: head.graph, silence: features.silenceEmbedding)))

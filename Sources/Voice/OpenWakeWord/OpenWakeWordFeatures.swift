@@ -46,29 +46,72 @@ public final class OpenWakeWordFeatures {
     /// Embeddings computed from the previous one's intermediate results (the rest in full).
     public var incrementalEmbeddings: Int { embeddingStream.incrementalRuns }
 
+    /// What every stream starts from, computed once for a pair of models and shared (a stream
+    /// made from it runs no model until its audio comes): the silent windows' frames, their
+    /// embedding, and the embedding model's streamed state after them (trimmed to the rows a
+    /// run reads, so a new stream neither recomputes the silence nor holds a whole run's layers).
+    public struct SilentStart: Sendable {
+        /// The frames of one embedding window of silence (76 × 32).
+        let frames: [Float]
+        /// The embedding of pure silence.
+        public let embedding: [Float]
+        let state: TFLiteGraph.StreamState
+
+        /// - Parameters: melspectrogram and embedding: openWakeWord's two feature models.
+        public init(melspectrogram: TFLiteGraph, embedding: TFLiteGraph) throws(OpenWakeWordError) {
+            try OpenWakeWordFeatures.check(melspectrogram, input: [1, windowSamples])
+            try OpenWakeWordFeatures.check(embedding, input: [1, embeddingFrames, melBands, 1])
+            // Windows that hold only silence give identical frames, and those frames identical
+            // embeddings: compute each once and start as if the silent windows had run.
+            let silentFrames = try melFrames(melspectrogram, Array(repeating: 0, count: windowSamples))
+            var frames: [Float] = []
+            for frame in 0..<embeddingFrames {
+                let within = frame % framesPerWindow
+                frames += silentFrames[(within * melBands)..<((within + 1) * melBands)]
+            }
+            self.frames = frames
+            self.embedding = try embed(embedding, frames)
+            // The silence once in full and once shifted: the second run keeps only what the
+            // next one reads.
+            var state = TFLiteGraph.StreamState()
+            for _ in 0..<2 { _ = try embed(embedding, frames, stream: &state) }
+            self.state = state
+        }
+    }
+
     /// - Parameters: melspectrogram and embedding: openWakeWord's two feature models.
-    public init(melspectrogram: TFLiteGraph, embedding: TFLiteGraph) throws(OpenWakeWordError) {
+    public convenience init(melspectrogram: TFLiteGraph, embedding: TFLiteGraph) throws(OpenWakeWordError) {
+        try self.init(
+            melspectrogram: melspectrogram, embedding: embedding,
+            start: try SilentStart(melspectrogram: melspectrogram, embedding: embedding))
+    }
+
+    /// A stream from a start computed once (``SilentStart``, ``NeuralWakeModels/silentStart``)
+    /// with the same two models.
+    public init(melspectrogram: TFLiteGraph, embedding: TFLiteGraph, start: SilentStart) throws(OpenWakeWordError) {
         try Self.check(melspectrogram, input: [1, Self.windowSamples])
         try Self.check(embedding, input: [1, Self.embeddingFrames, Self.melBands, 1])
         self.melspectrogram = melspectrogram
         self.embedding = embedding
-        // Windows that hold only silence give identical frames, and those frames identical
-        // embeddings: compute each once and start as if the silent windows had run.
-        let silentFrames = try Self.melFrames(melspectrogram, Array(repeating: 0, count: Self.windowSamples))
         let lastSilentWindow = Self.silentHops - 1
         let silentFrameCount = lastSilentWindow * Self.framesPerWindow
-        var frames: [Float] = []
-        for frame in 0..<Self.embeddingFrames {
-            let within = frame % Self.framesPerWindow
-            frames += silentFrames[(within * Self.melBands)..<((within + 1) * Self.melBands)]
-        }
-        silenceEmbedding = try Self.embed(embedding, frames)
+        silenceEmbedding = start.embedding
+        embeddingStream = start.state
+        embeddingStream.incrementalRuns = 0
         nextEmbedding = (silentFrameCount - Self.embeddingFrames) / Self.framesPerWindow + 1
         melOrigin = nextEmbedding * Self.framesPerWindow
-        mels = Array(frames.prefix((silentFrameCount - melOrigin) * Self.melBands))
+        mels = Array(start.frames.prefix((silentFrameCount - melOrigin) * Self.melBands))
         nextWindow = lastSilentWindow
         audioOrigin = lastSilentWindow * Self.hopSamples
         audio = Array(repeating: 0, count: Self.silentHops * Self.hopSamples - audioOrigin)
+    }
+
+    /// Bytes this stream keeps between calls: audio, mel frames and the embedding model's
+    /// streamed intermediate results (whole tensors and kept rows).
+    public var streamBytes: (audio: Int, mels: Int, embeddingTensors: Int, embeddingRows: Int) {
+        let kept = embedding.keptValues(embeddingStream)
+        let size = MemoryLayout<Float>.stride
+        return (audio.capacity * size, mels.capacity * size, kept.tensors * size, kept.rows * size)
     }
 
     /// Loads the two feature models from the installed folder.
@@ -178,7 +221,7 @@ public final class OpenWakeWordFeatures {
         }
     }
 
-    private static func check(_ graph: TFLiteGraph, input shape: [Int]) throws(OpenWakeWordError) {
+    fileprivate static func check(_ graph: TFLiteGraph, input shape: [Int]) throws(OpenWakeWordError) {
         guard graph.inputs.count == 1, graph.outputs.count == 1, graph.inputs[0].accepts(shape) else {
             throw .unexpectedModel(file: graph.file, reason: "expected one input taking \(shape), it has \(graph.inputs)")
         }

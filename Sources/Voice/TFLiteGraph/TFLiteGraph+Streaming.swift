@@ -7,6 +7,10 @@
 /// axis 1 and a stride dividing the shift. Those compute only their last `shift / stride` output
 /// rows, from the input rows that reach them. Anything else computes in full (and the shift is
 /// no longer followed), so the result is always ``TFLiteGraph/run(_:)``'s, up to float rounding.
+///
+/// A streamed output keeps only the rows its readers took in the last run (a convolution's new
+/// rows reach back only its filter's height), so a stream's state is a few rows per layer, not
+/// every layer's whole output.
 extension TFLiteGraph {
     /// What a streaming run keeps between calls; one per stream.
     public struct StreamState: Sendable {
@@ -14,15 +18,33 @@ extension TFLiteGraph {
         /// Streamed outputs, by tensor slot (their `values` entry is then nil).
         var kept: [KeptRows?] = []
         /// Runs that reused rows (for tests and benchmarks).
-        public internal(set) var incrementalRuns = 0
+        public var incrementalRuns = 0
 
         public init() {}
     }
+
+    /// A kept output's readers asked for rows it no longer holds (their shapes changed).
+    struct RowsNotHeld: Error {}
 
     /// Runs the main subgraph on `inputs`, whose first input is the previous call's shifted by
     /// `shift` rows along axis 1 (verified: if it is not, or on the first call, all is computed).
     public func run(_ inputs: [Tensor], shiftedBy shift: Int, state: inout StreamState) throws(TFLiteGraphError) -> [Tensor] {
         guard inputs.count == self.inputs.count else { return try run(inputs) }
+        do {
+            do {
+                return try streamedRun(inputs, shiftedBy: shift, state: &state)
+            } catch is RowsNotHeld {
+                state = StreamState()
+                return try streamedRun(inputs, shiftedBy: shift, state: &state)
+            }
+        } catch let error as TFLiteGraphError {
+            throw error
+        } catch {
+            throw TFLiteGraphError(file: file, problem: .invalidModel("\(error)"))
+        }
+    }
+
+    private func streamedRun(_ inputs: [Tensor], shiftedBy shift: Int, state: inout StreamState) throws -> [Tensor] {
         for (index, (given, expected)) in zip(inputs, self.inputs).enumerated() where !expected.accepts(given.shape) {
             throw TFLiteGraphError(file: file, problem: .wrongInput("input \(index) \(expected) cannot take shape \(given.shape)"))
         }
@@ -41,14 +63,23 @@ extension TFLiteGraph {
         state.values = []
         state.kept = []
         var kept = [KeptRows?](repeating: nil, count: graph.tensors.count)
+        // The first row read of each kept output this run (Int.max: not read).
+        var firstRead = [Int](repeating: .max, count: graph.tensors.count)
+        func whole(_ slot: Int) throws -> Tensor? {
+            guard let rows = kept[slot] else { return nil }
+            firstRead[slot] = 0
+            guard let tensor = rows.tensor else { throw RowsNotHeld() }
+            return tensor
+        }
         var reused = false
         for (position, operation) in graph.operations.enumerated() {
             do {
                 let inShift = operation.inputs.first.flatMap { $0 >= 0 ? shifts[$0] : nil }
-                if let inShift, let source = operation.inputs.first.flatMap({ Self.rowSource($0, values: values, kept: kept) }),
+                if let inShift, let input = operation.inputs.first, let source = Self.rowSource(input, values: values, kept: kept),
                     let outcome = try streamed(
                         operation, source: source, values: values, graph: graph,
-                        previous: &previous, previousKept: &previousKept, shift: inShift)
+                        previous: &previous, previousKept: &previousKept, shift: inShift,
+                        read: { firstRead[input] = min(firstRead[input], $0) })
                 {
                     let slot = operation.outputs[0]
                     switch outcome.rows {
@@ -60,7 +91,7 @@ extension TFLiteGraph {
                     continue
                 }
                 for slot in operation.inputs where slot >= 0 && values[slot] == nil {
-                    values[slot] = kept[slot]?.tensor
+                    values[slot] = try whole(slot)
                 }
                 let results = try execute(operation, values: values, depth: 0)
                 for (slot, result) in zip(operation.outputs, results) {
@@ -70,17 +101,28 @@ extension TFLiteGraph {
             } catch let error as KernelError {
                 throw TFLiteGraphError(file: file, problem: .invalidOperands(
                     operatorName: operation.builtin.name, subgraph: 0, index: position, reason: error.reason))
-            } catch let error as TFLiteGraphError {
-                throw error
-            } catch {
-                throw TFLiteGraphError(file: file, problem: .invalidModel("\(error)"))
             }
         }
-        for slot in graph.outputs where values[slot] == nil { values[slot] = kept[slot]?.tensor }
+        for slot in graph.outputs where values[slot] == nil { values[slot] = try whole(slot) }
+        for slot in kept.indices where firstRead[slot] != .max {
+            guard let rows = kept[slot]?.rows else { continue }
+            kept[slot]?.trim(keeping: rows - firstRead[slot])
+        }
         state.values = values
         state.kept = kept
         if reused { state.incrementalRuns += 1 }
         return try outputs(of: graph, named: "output", in: values)
+    }
+
+    /// Values `state` keeps for its stream: whole tensors and streamed rows (with their room),
+    /// the graph's constants (shared by every stream) not counted.
+    public func keptValues(_ state: StreamState) -> (tensors: Int, rows: Int) {
+        let constants = subgraphs[0].constants
+        var tensors = 0
+        for (slot, tensor) in state.values.enumerated() where slot >= constants.count || constants[slot] == nil {
+            tensors += tensor?.count ?? 0
+        }
+        return (tensors, state.kept.reduce(0) { $0 + ($1?.capacity ?? 0) })
     }
 
     /// Whether `current`'s rows `0..<H−shift` along axis 1 equal `previous`'s rows `shift..<H`.
@@ -105,17 +147,23 @@ extension TFLiteGraph {
             }
         }
 
-        func rows(from first: Int) -> Tensor {
+        func rows(from first: Int) throws -> Tensor {
             switch self {
-            case .tensor(let tensor): tensor.rows(from: first)
-            case .kept(let rows): rows.rows(from: first)
+            case .tensor(let tensor): return tensor.rows(from: first)
+            case .kept(let rows):
+                guard let tensor = rows.rows(from: first) else { throw RowsNotHeld() }
+                return tensor
             }
         }
 
         var tensor: Tensor {
-            switch self {
-            case .tensor(let tensor): tensor
-            case .kept(let rows): rows.tensor
+            get throws {
+                switch self {
+                case .tensor(let tensor): return tensor
+                case .kept(let rows):
+                    guard let tensor = rows.tensor else { throw RowsNotHeld() }
+                    return tensor
+                }
             }
         }
     }
@@ -129,7 +177,7 @@ extension TFLiteGraph {
     /// One operator on a shifted input: `nil` when the shift cannot be followed through it.
     private func streamed(
         _ operation: Operation, source: Rows, values: [Tensor?], graph: PreparedSubgraph,
-        previous: inout [Tensor?], previousKept: inout [KeptRows?], shift: Int
+        previous: inout [Tensor?], previousKept: inout [KeptRows?], shift: Int, read: (Int) -> Void
     ) throws -> (rows: Rows, shift: Int, partial: Bool)? {
         let inputShape = source.shape
         guard operation.outputs.count == 1, inputShape.count == 4 else { return nil }
@@ -138,7 +186,8 @@ extension TFLiteGraph {
             return graph.constants[operation.inputs[position]]
         }
         func whole() throws -> Tensor {
-            try execute(operation, values: values, depth: 0, firstInput: source.tensor)[0]
+            read(0)
+            return try execute(operation, values: values, depth: 0, firstInput: try source.tensor)[0]
         }
         // How the operator moves along axis 1: output rows, and input rows per output row.
         let rows: Int, stride: Int
@@ -186,7 +235,8 @@ extension TFLiteGraph {
             return (.tensor(try whole()), newRows, false)
         }
         // The operator on the input rows that reach its new output rows, joined to the kept rows.
-        let tail = source.rows(from: (rows - newRows) * stride)
+        read((rows - newRows) * stride)
+        let tail = try source.rows(from: (rows - newRows) * stride)
         let fresh = try execute(operation, values: values, depth: 0, firstInput: tail)[0]
         guard fresh.shape.count == 4, fresh.shape[1] == newRows, fresh.shape[2...] == last!.shape[2...] else { return nil }
         last!.advance(appending: fresh)
