@@ -45,7 +45,15 @@ extension LocalAssistantBackend {
     /// 0.1 s lies between.
     public static let leastSpeech = 0.1
 
-    func decideByClassifier(_ classifier: CommandClassifier, samples: [Float], pcm: [Int16]) throws -> Decision {
+    /// The narrowband decoder's forced choice among the commands: its best path first, then (when
+    /// `ranked`) the rest of the commands in its N-best order.
+    private func forcedChoice(_ pcm: [Int16], ranked: Bool) throws -> [String] {
+        let decoder = try narrowband()
+        guard ranked else { return decoder.recognize(pcm, in: .narrowbandCommands).map { [$0] } ?? [] }
+        return decoder.ranked(pcm, in: .narrowbandCommands, among: Set(Self.phrases), limit: Self.phrases.count)
+    }
+
+    func decideByClassifier(_ classifier: CommandClassifier, samples: [Float], pcm: [Int16], ranking recordsRanking: Bool) throws -> Decision {
         let probabilities = try classifier.probabilities(samples)
         let speech = try SpeechPresence.seconds(in: samples)
         let verdict = ClassifierVerdict(probabilities: probabilities, classes: classifier.model.classes, least: classifier.model.least,
@@ -59,16 +67,16 @@ extension LocalAssistantBackend {
         case .command(let phrase) where !Self.effectful.contains(phrase):
             return Decision(heard: phrase, command: phrase, narrowband: true, probability: verdict.probability, classified: phrase, speech: speech)
         case .command(let phrase):
-            // Stands as it is; the forced choice's ranking is read for the record (`voice-eval
-            // commands --json`, scripts/effectful-check-candidates).
-            let ranking = try narrowband().ranked(pcm, in: .narrowbandCommands, among: Set(Self.phrases), limit: Self.phrases.count)
-            return Decision(heard: phrase, command: phrase, candidate: ranking.first, narrowband: true, probability: verdict.probability,
+            // Stands as it is: pocketsphinx runs only when its ranking is asked for the record
+            // (`voice-eval commands --json`, scripts/effectful-check-candidates).
+            let ranking = recordsRanking ? try forcedChoice(pcm, ranked: true) : nil
+            return Decision(heard: phrase, command: phrase, candidate: ranking?.first, narrowband: true, probability: verdict.probability,
                             classified: phrase, ranking: ranking, speech: speech)
         case .effectful(let phrase):
-            let ranking = try narrowband().ranked(pcm, in: .narrowbandCommands, among: Set(Self.phrases), limit: Self.phrases.count)
+            let ranking = try forcedChoice(pcm, ranked: recordsRanking)
             let confirmed = ranking.first.map { Self.sameCommand($0, phrase) } ?? false
             return Decision(heard: confirmed ? phrase : "", command: confirmed ? phrase : nil, candidate: ranking.first, narrowband: true,
-                            probability: verdict.probability, classified: phrase, ranking: ranking, speech: speech)
+                            probability: verdict.probability, classified: phrase, ranking: recordsRanking ? ranking : nil, speech: speech)
         }
     }
 }

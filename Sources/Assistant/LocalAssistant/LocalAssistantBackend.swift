@@ -198,13 +198,17 @@ public final class LocalAssistantBackend: AssistantBackend {
     public static let widebandOtherWordLimit = 2
 
     /// Decodes an utterance: the command it says, if any.
-    public func decide(_ utterance: Utterance) throws -> Decision {
+    /// `ranking`: also read pocketsphinx's N-best ranking of the commands on narrowband links, for
+    /// the record (`voice-eval commands --json`); the decision itself needs only its best path.
+    public func decide(_ utterance: Utterance, ranking: Bool = false) throws -> Decision {
         let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
         let pcm = audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
         let narrowband = (utterance.linkRate ?? 16000) < 16000
         // Narrowband links only: over 16 kHz the classifier answered 14 of 111 of the flite requests in
         // LocalAssistantBackendTests.widebandOutsideGrammarNeverEffectful, 6 with an effect (pocketsphinx: 2, none).
-        if narrowband, let commandClassifier { return try decideByClassifier(commandClassifier, samples: audio.samples, pcm: pcm) }
+        if narrowband, let commandClassifier {
+            return try decideByClassifier(commandClassifier, samples: audio.samples, pcm: pcm, ranking: ranking)
+        }
         if narrowband { return try decideNarrowband(pcm) }
         // Wideband: against commands or a run of everyday words (a run of two or more other
         // words means something else was said); then against the commands alone at the default

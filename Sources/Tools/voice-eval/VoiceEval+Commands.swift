@@ -41,7 +41,7 @@ extension VoiceEval {
         for label in labels {
             do {
                 let audio = try AudioFileReader.read(corpus + "/" + label.file)
-                let decision = try backend.decide(Utterance(audio: audio, wakeWord: "hey glasses", linkRate: label.link))
+                let decision = try backend.decide(Utterance(audio: audio, wakeWord: "hey glasses", linkRate: label.link), ranking: options.json)
                 trials.append(CommandConfusion.Trial(expected: label.expected, decision: decision, link: label.link))
                 if options.json {
                     let fields: [String: String?] = ["file": label.file, "text": label.text, "heard": decision.heard, "command": decision.command,
