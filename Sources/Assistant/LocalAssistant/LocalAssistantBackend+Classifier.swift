@@ -67,11 +67,12 @@ extension LocalAssistantBackend {
         case .command(let phrase) where !Self.effectful.contains(phrase):
             return Decision(heard: phrase, command: phrase, narrowband: true, probability: verdict.probability, classified: phrase, speech: speech)
         case .command(let phrase):
-            // Stands as it is: pocketsphinx runs only when its ranking is asked for the record
-            // (`voice-eval commands --json`, scripts/effectful-check-candidates).
-            let ranking = recordsRanking ? try forcedChoice(pcm, ranked: true) : nil
-            return Decision(heard: phrase, command: phrase, candidate: ranking?.first, narrowband: true, probability: verdict.probability,
-                            classified: phrase, ranking: ranking, speech: speech)
+            // Stands as it is; the forced choice's best path is kept as the candidate, and its
+            // N-best ranking is read only for the record (`voice-eval commands --json`,
+            // scripts/effectful-check-candidates).
+            let ranking = try forcedChoice(pcm, ranked: recordsRanking)
+            return Decision(heard: phrase, command: phrase, candidate: ranking.first, narrowband: true, probability: verdict.probability,
+                            classified: phrase, ranking: recordsRanking ? ranking : nil, speech: speech)
         case .effectful(let phrase):
             let ranking = try forcedChoice(pcm, ranked: recordsRanking)
             let confirmed = ranking.first.map { Self.sameCommand($0, phrase) } ?? false
