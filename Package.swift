@@ -139,7 +139,7 @@ let package = Package(
             name: "glasses-wake-trainer",
             dependencies: ["VoiceTraining", "WakeRuntime", "OpenWakeWord", "Voice", "AudioCore", "CPrctl", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
-        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "WakeRuntime", "WakeEvaluation", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "Assistant", "LocalAssistant"], swiftSettings: strict),
+        .executableTarget(name: "voice-eval", dependencies: ["VoiceTraining", "WakeRuntime", "WakeEvaluation", "Voice", "Speech", "AudioCore", "OpenWakeWord", "TFLiteGraph", "Assistant", "LocalAssistant", "CommandClassifier"], swiftSettings: strict),
         .target(
             name: "DeviceProfiles",
             dependencies: ["Routing", "AudioCore", .product(name: "Yams", package: "Yams")],

@@ -1,5 +1,6 @@
 import Assistant
 import AudioCore
+import CommandClassifier
 import Foundation
 import LocalAssistant
 
@@ -30,7 +31,12 @@ extension VoiceEval {
         do {
             let transform = options.narrowbandTransform.map { $0 == "none" ? nil : $0 } ?? LocalAssistantBackend.shippedNarrowbandTransform
             guard ["classifier", "pocketsphinx"].contains(options.decoder) else { fail("--decoder takes classifier or pocketsphinx") }
-            backend = try LocalAssistantBackend(narrowbandTransform: transform, decider: options.decoder == "classifier" ? .shippedClassifier : .pocketsphinx)
+            var decider: LocalAssistantBackend.Decider = options.decoder == "classifier" ? .shippedClassifier : .pocketsphinx
+            if let views = options.views, options.decoder == "classifier", var classifier = try CommandClassifier.shipped() {
+                classifier.views = views
+                decider = .classifier(classifier)
+            }
+            backend = try LocalAssistantBackend(narrowbandTransform: transform, decider: decider)
             if options.decoder == "classifier" && backend.commandClassifier == nil {
                 fail("no command classifier: models/commands/command-classifier.json or openWakeWord's feature models (scripts/bootstrap) are missing")
             }
@@ -58,7 +64,8 @@ extension VoiceEval {
         }
         let confusion = CommandConfusion(trials: trials)
         let shipped = NarrowbandCheck.minimumMargin
-        print("corpus \(corpus): \(trials.count) files; narrowband transform: \(backend.narrowbandTransform ?? "none"); decoder: \(options.decoder)")
+        print("corpus \(corpus): \(trials.count) files; narrowband transform: \(backend.narrowbandTransform ?? "none"); decoder: \(options.decoder)"
+              + (backend.commandClassifier.map { "; views: " + $0.views.map(\.description).joined(separator: ", ") } ?? ""))
         print("link   narrowband check  in-grammar: understood  other command  not caught | out-of-grammar: not caught  a command  effectful")
         for link in confusion.links {
             let rules: [CommandConfusion.NarrowbandRule] = backend.commandClassifier != nil && link < 16000 ? [.classifierUnconfirmed, .classifier]

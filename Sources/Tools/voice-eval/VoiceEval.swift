@@ -1,5 +1,6 @@
 import Foundation
 import AudioCore
+import CommandClassifier
 import Voice
 import VoiceTraining
 import WakeEvaluation
@@ -33,6 +34,7 @@ struct VoiceEval {
                                      threads (default: the cores); cached unless --no-cache; smaller
                                      settings for tests)
                voice-eval commands --corpus DIR [--json] [--narrowband-transform FILE|none] [--decoder classifier|pocketsphinx]
+                             [--views as-captured,t0.020,g-6,...]
                                      (the local assistant's commands on a corpus from
                                      scripts/make-command-corpus: a confusion table per link; 8 kHz
                                      unchecked, by the open decode's other words alone and at several
@@ -111,6 +113,11 @@ struct VoiceEval {
             case "--corpus": options.corpus = value()
             case "--narrowband-transform": options.narrowbandTransform = value()
             case "--decoder": options.decoder = value()
+            case "--views":
+                let list = value()
+                let views = list.split(separator: ",").map { CommandView(parsing: String($0)) }
+                guard !views.isEmpty, !views.contains(nil) else { fail("--views takes views like as-captured,t0.020,t0.040,g-6 (got \(list))") }
+                options.views = views.compactMap { $0 }
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
             case "--vad-only": options.vadOnly = true
@@ -267,6 +274,8 @@ struct VoiceEval {
         var narrowbandTransform: String?
         /// `commands`: `classifier` (the shipped decision) or `pocketsphinx` (the decoder before it).
         var decoder = "classifier"
+        /// `commands`: the views of each command the classifier averages over (`nil`: the shipped ones).
+        var views: [CommandView]?
         var out: String?
         var noEnroll = false
         var vadOnly = false
