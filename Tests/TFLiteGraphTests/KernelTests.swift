@@ -40,6 +40,30 @@ struct KernelTests {
         #expect(zip(ours.values, expected.values).allSatisfy { abs($0 - $1) < 1e-4 })
     }
 
+    /// The filter stored as the product's columns when the model loads gives the same result as
+    /// the file's OHWI filter.
+    @Test(arguments: [(true, 1, 1, 1), (false, 2, 3, 1), (true, 1, 1, 2)])
+    func convolutionOnFilterColumns(same: Bool, strideH: Int, strideW: Int, dilation: Int) throws {
+        var p = Conv2DParameters(samePadding: same, strideWidth: strideW, strideHeight: strideH,
+                                 dilationWidth: dilation, dilationHeight: dilation, activation: .relu)
+        let input = Self.ramp([2, 9, 7, 3]), filter = Self.ramp([4, 3, 2, 3], scale: 0.05)
+        let bias = Tensor(shape: [4], values: [0.5, -0.25, 0, 1])
+        let fromFile = try Convolution.conv2D(input, filter: filter, bias: bias, p)
+        let columns = Convolution.columns(of: filter)
+        #expect(columns.shape == [18, 4])
+        #expect(columns.values[1] == filter.values[18])  // column 1 starts with filter 1's first weight
+        p.filterShape = filter.shape
+        let fromColumns = try Convolution.conv2D(input, filter: columns, bias: bias, p)
+        #expect(fromColumns.shape == fromFile.shape)
+        #expect(zip(fromColumns.values, fromFile.values).allSatisfy { abs($0 - $1) < 1e-5 })
+    }
+
+    @Test func filterColumnsOfAnotherFilterAreRefused() {
+        var p = Conv2DParameters(samePadding: true, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        p.filterShape = [4, 3, 2, 3]
+        #expect(throws: KernelError.self) { try Convolution.conv2D(Self.ramp([1, 5, 5, 3]), filter: Self.ramp([4, 18]), bias: nil, p) }
+    }
+
     @Test func convolutionRejectsChannelMismatch() {
         let p = Conv2DParameters(samePadding: true, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
         #expect(throws: KernelError.self) { try Convolution.conv2D(Self.ramp([1, 4, 4, 2]), filter: Self.ramp([1, 3, 3, 3]), bias: nil, p) }

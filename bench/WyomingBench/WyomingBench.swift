@@ -43,7 +43,7 @@ struct WyomingBench {
 
     static func main() async throws {
         // The daemon's malloc setting (glasses-audiod), so the memory measured is the service's.
-        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+        glasses_service_malloc_settings()
         let arguments = CommandLine.arguments
         func value(_ flag: String) -> String? { arguments.firstIndex(of: flag).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
         let counts = (value("--streams") ?? "64,128,200,256").split(separator: ",").compactMap { Int($0) }

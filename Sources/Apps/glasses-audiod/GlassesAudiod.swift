@@ -19,11 +19,7 @@ struct GlassesAudiod: AsyncParsableCommand {
     @OptionGroup var options: DaemonOptions
 
     func run() async throws {
-        // A fixed mmap threshold (setting it turns glibc's sliding one off): every block of
-        // 256 KiB or more (a Wyoming payload's buffer, a decoded file) is its own mapping and
-        // goes back to the kernel when freed, instead of staying in an arena as RSS that grows
-        // with each round of big messages.
-        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+        glasses_service_malloc_settings()  // the mmap threshold and the arenas (CMalloc/shim.h)
         let configuration: DaemonConfiguration
         do {
             configuration = try ConfigurationLoader().load(file: options.configFile, flags: options.values)

@@ -92,6 +92,10 @@ struct Conv2DParameters {
     var dilationWidth: Int
     var dilationHeight: Int
     var activation: FusedActivation
+    /// Set when the filter operand holds the weights as columns, `[height·width·channels, out]`
+    /// (prepared once when the model loads, ``ConvolutionFilter``): the filter's own shape,
+    /// `[out, height, width, channels]`. `nil`: the operand is the file's OHWI filter.
+    var filterShape: [Int]? = nil
 }
 
 struct PoolParameters {

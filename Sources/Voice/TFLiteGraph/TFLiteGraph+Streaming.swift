@@ -209,11 +209,11 @@ extension TFLiteGraph {
             guard padTop == 0, Self.noBottomPadding(inputShape[1], p.filterHeight, p.strideHeight, 1, p.samePadding) else { return nil }
             (rows, stride) = (size, p.strideHeight)
         case .conv2D(let p):
-            guard let filter = constant(1), filter.shape.count == 4,
-                Self.noBottomPadding(inputShape[1], filter.shape[1], p.strideHeight, p.dilationHeight, p.samePadding)
+            guard let filter = constant(1).map({ p.filterShape ?? $0.shape }), filter.count == 4,
+                Self.noBottomPadding(inputShape[1], filter[1], p.strideHeight, p.dilationHeight, p.samePadding)
             else { return nil }
             let (size, padTop) = Convolution.outputSize(
-                input: inputShape[1], filter: filter.shape[1], stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
+                input: inputShape[1], filter: filter[1], stride: p.strideHeight, dilation: p.dilationHeight, same: p.samePadding)
             guard padTop == 0 else { return nil }
             (rows, stride) = (size, p.strideHeight)
         default:

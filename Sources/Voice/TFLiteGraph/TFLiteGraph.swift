@@ -98,8 +98,10 @@ public struct TFLiteGraph: Sendable {
             let tensors = graph.tensors.map {
                 TensorDescription(name: $0.name, shape: $0.shape, signature: $0.signature, elementType: $0.elementType)
             }
+            var constants = graph.tensors.map(\.constant)
+            Self.prepareFilterColumns(&operations, &constants, keeping: graph.inputs + graph.outputs)
             prepared.append(PreparedSubgraph(
-                name: graph.name, tensors: tensors, constants: graph.tensors.map(\.constant),
+                name: graph.name, tensors: tensors, constants: constants,
                 inputs: graph.inputs, outputs: graph.outputs, operations: operations))
         }
         subgraphs = prepared
@@ -182,7 +184,28 @@ public struct TFLiteGraph: Sendable {
 }
 
 extension TFLiteGraph {
-    /// The constant tensor (a weight, a bias) named `name` in the main subgraph, if there is one.
+    /// Stores each constant CONV_2D filter that one operator alone reads as the columns its
+    /// product takes (``Convolution/columns(of:)``), in place of the file's layout: done once
+    /// here, not at every run. A filter read elsewhere too stays as the file has it.
+    static func prepareFilterColumns(_ operations: inout [Operation], _ constants: inout [Tensor?], keeping slots: [Int]) {
+        var readers = [Int: Int]()
+        for operation in operations {
+            for slot in operation.inputs where slot >= 0 { readers[slot, default: 0] += 1 }
+        }
+        for index in operations.indices {
+            guard case .conv2D(var p) = operations[index].kind, operations[index].inputs.count > 1 else { continue }
+            let slot = operations[index].inputs[1]
+            guard slot >= 0, slot < constants.count, readers[slot] == 1, !slots.contains(slot),
+                let filter = constants[slot], filter.shape.count == 4, filter.elementType == .float32
+            else { continue }
+            p.filterShape = filter.shape
+            constants[slot] = Convolution.columns(of: filter)
+            operations[index].kind = .conv2D(p)
+        }
+    }
+
+    /// The constant tensor (a weight, a bias) named `name` in the main subgraph, if there is one
+    /// (a CONV_2D filter as its columns, `[height·width·channels, out]`, see `prepareFilterColumns`).
     public func constant(named name: String) -> Tensor? {
         guard let index = subgraphs[0].tensors.firstIndex(where: { $0.name == name }) else { return nil }
         return subgraphs[0].constants[index]

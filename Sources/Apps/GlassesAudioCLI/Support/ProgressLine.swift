@@ -16,7 +16,8 @@ struct ProgressLine {
 
     mutating func update(done: Double, level: AudioLevel) {
         guard enabled else { return }
-        if !interactive && done - lastPrinted < 1 { return }
+        // Off a terminal, a line as each whole second is reached (whatever the frames' length).
+        if !interactive && done.rounded(.down) <= lastPrinted.rounded(.down) { return }
         lastPrinted = done
         let line = String(format: "  %5.1f / %.1f s  rms %6.1f dBFS [%@]", done, total, level.rmsDBFS,
                           LevelMeter.bar(dBFS: level.rmsDBFS, width: 20))
