@@ -10,10 +10,14 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     public struct Phrase {
         public var keyword: String
         public var head: OpenWakeWordHead
+        /// The second stage: it hears every window, runs only where the head reaches the
+        /// threshold, and must agree there (``WakeVerification``).
+        public var verifier: (head: OpenWakeWordHead, verification: WakeVerification)?
 
-        public init(keyword: String, head: OpenWakeWordHead) {
+        public init(keyword: String, head: OpenWakeWordHead, verifier: (head: OpenWakeWordHead, verification: WakeVerification)? = nil) {
             self.keyword = keyword
             self.head = head
+            self.verifier = verifier
         }
     }
 
@@ -54,8 +58,12 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         let features = try OpenWakeWordFeatures(
             melspectrogram: models.melspectrogram, embedding: models.embedding, start: models.silentStart)
         var phrases: [Phrase] = []
-        for head in models.heads {
-            phrases.append(Phrase(keyword: head.keyword, head: try OpenWakeWordHead(graph: head.graph, silence: features.silenceEmbedding)))
+        for (head, verification) in zip(models.heads, models.verifiers) {
+            let verifier = try verification.map { verification throws(OpenWakeWordError) in
+                (head: try OpenWakeWordHead(graph: verification.graph, silence: features.silenceEmbedding), verification: verification)
+            }
+            phrases.append(Phrase(
+                keyword: head.keyword, head: try OpenWakeWordHead(graph: head.graph, silence: features.silenceEmbedding), verifier: verifier))
         }
         do {
             try self.init(features: features, phrases: phrases, configuration: configuration)
@@ -84,9 +92,15 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         var detections: [WakeWordDetection] = []
         for embedding in features.process(samples) {
             for (index, phrase) in phrases.enumerated() {
-                let score: Float
+                var score: Float
                 do {
                     score = try phrase.head.score(embedding.values)
+                    if let verifier = phrase.verifier {
+                        verifier.head.push(embedding.values)
+                        if score >= threshold {
+                            score = verifier.verification.gated(score, verifierScore: try verifier.head.scoreWindow())
+                        }
+                    }
                 } catch {
                     // Reported, never read as "not the phrase": the stream's owner asks `failure`.
                     if failure == nil { failure = error }
