@@ -12,12 +12,12 @@ extension VoiceEval {
         let t = options.training
         if let value = t.positives { trainer.positiveCount = value }
         if let value = t.nearPhrases { trainer.nearPhraseCount = value }
-        if let value = t.hidden { trainer.hiddenUnits = value }
-        if let value = t.epochs { trainer.epochs = value }
-        if let value = t.mining { trainer.miningEpochs = value }
-        if let value = t.jobs { trainer.concurrency = max(1, value) }
-        trainer.heldOutLanguages = Set(t.heldOut)
-        trainer.heldOutFliteVoices = Set(t.heldOutFlite)
+        if let value = t.hidden { trainer.recipe.hiddenUnits = value }
+        if let value = t.epochs { trainer.recipe.epochs = value }
+        if let value = t.mining { trainer.recipe.miningEpochs = value }
+        if let value = t.jobs { trainer.recipe.concurrency = max(1, value) }
+        trainer.recipe.heldOutLanguages = Set(t.heldOut)
+        trainer.recipe.heldOutFliteVoices = Set(t.heldOutFlite)
         do {
             let mel = try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: OpenWakeWordModels.directory())
             let embedding = try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: OpenWakeWordModels.directory())

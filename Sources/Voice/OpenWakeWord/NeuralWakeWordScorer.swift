@@ -92,22 +92,26 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         var detections: [WakeWordDetection] = []
         for embedding in features.process(samples) {
             for (index, phrase) in phrases.enumerated() {
-                var score: Float
+                let score: Float
                 do {
                     score = try phrase.head.score(embedding.values)
-                    if let verifier = phrase.verifier {
-                        verifier.head.push(embedding.values)
-                        if score >= threshold {
-                            score = verifier.verification.gated(score, verifierScore: try verifier.head.scoreWindow())
-                        }
-                    }
+                    phrase.verifier?.head.push(embedding.values)
                 } catch {
                     // Reported, never read as "not the phrase": the stream's owner asks `failure`.
                     if failure == nil { failure = error }
                     continue
                 }
                 if recordsScores { scores[index].append((embedding.time, score)) }
-                guard decisions[index].step(time: embedding.time, score: score) else { continue }
+                let verified = {
+                    guard let verifier = phrase.verifier else { return true }
+                    do {
+                        return try verifier.head.scoreWindow() >= verifier.verification.threshold
+                    } catch {
+                        if self.failure == nil { self.failure = error }
+                        return false
+                    }
+                }
+                guard decisions[index].step(time: embedding.time, score: score, verified: verified) else { continue }
                 let window = Int64(phrase.head.windowCount * OpenWakeWordFeatures.hopSamples)
                 let start = SampleTime(frame: max(0, embedding.time.frame - window), sampleRate: embedding.time.sampleRate)
                 detections.append(WakeWordDetection(

@@ -3,7 +3,8 @@ import Foundation
 
 /// A second stage for a neural wake head: another head of the same format (a verifier, trained on
 /// the phrase against its near-phrases) that must agree on the window the first head fired on.
-/// One rule for every user: the live scorer and the evaluation both gate the head's score here.
+/// One rule for every user: the live scorer and the evaluation both decide with
+/// ``WakeDecision/step(time:score:verified:)``.
 public struct WakeVerification: Sendable {
     public var graph: TFLiteGraph
     /// The verifier's probability a window needs to stand.
@@ -31,8 +32,4 @@ public struct WakeVerification: Sendable {
         return WakeVerification(graph: try OpenWakeWordModels.load(path: path), threshold: shippedThreshold)
     }
 
-    /// The head's score where the verifier agrees, else 0 (the window is not the phrase).
-    public func gated(_ headScore: Float, verifierScore: Float) -> Float {
-        verifierScore >= threshold ? headScore : 0
-    }
 }

@@ -48,7 +48,8 @@ public struct NeuralCorpusEvaluator {
     }
 
     /// When set, every file's score trace is written here as JSON lines (`file`, `kind`,
-    /// `keywords` as [start, end], `scores` as [time, score] for scores above 0.001), for tuning.
+    /// `keywords` as [start, end], `scores` as [time, score] for the head's scores above 0.001,
+    /// and with a verifier `verifier`, its scores at the same windows), for tuning.
     public var traceFile: String?
 
     /// A second-stage verifier (``WakeVerification``): a window is a hit only when the head
@@ -65,13 +66,6 @@ public struct NeuralCorpusEvaluator {
             var trace: [(time: SampleTime, score: Float)]
             /// The verifier's, window by window (empty without one).
             var verifierScores: [Float] = []
-
-            /// The scores the decision sees: the head's, gated by the verifier at `threshold`.
-            func gated(_ verification: WakeVerification?, threshold: Float?) -> [(time: SampleTime, score: Float)] {
-                guard let verification, let threshold, verifierScores.count == trace.count else { return trace }
-                let gate = WakeVerification(graph: verification.graph, threshold: threshold)
-                return zip(trace, verifierScores).map { ($0.time, gate.gated($0.score, verifierScore: $1)) }
-            }
         }
         var recorded: [Recorded] = []
         var ratios: [Double] = []
@@ -99,18 +93,24 @@ public struct NeuralCorpusEvaluator {
         }
         if let traceFile {
             let lines = recorded.map { file in
-                let scores = file.gated(verification, threshold: verification?.threshold).filter { $0.score > 0.001 }
-                    .map { "[\($0.time.seconds),\($0.score)]" }.joined(separator: ",")
+                let kept = file.trace.indices.filter { file.trace[$0].score > 0.001 }
+                let scores = kept.map { "[\(file.trace[$0].time.seconds),\(file.trace[$0].score)]" }.joined(separator: ",")
+                let verifier = file.verifierScores.isEmpty ? "" : ",\"verifier\":[" + kept.map { "\(file.verifierScores[$0])" }.joined(separator: ",") + "]"
                 let keywords = file.entry.keywords.map { "[\($0.start),\($0.end)]" }.joined(separator: ",")
                 return "{\"file\":\"\(file.entry.file)\",\"kind\":\"\(file.entry.kind)\",\"duration\":\(file.duration),"
-                    + "\"voice\":\"\(file.entry.voices.first ?? "")\",\"keywords\":[\(keywords)],\"scores\":[\(scores)]}"
+                    + "\"voice\":\"\(file.entry.voices.first ?? "")\",\"keywords\":[\(keywords)],\"scores\":[\(scores)]\(verifier)}"
             }
             try? Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: traceFile), options: .atomic)
         }
         func evaluation(at threshold: Float, verifierThreshold: Float? = verification?.threshold) -> WakeWordEvaluation {
             WakeWordEvaluation(trials: recorded.map { file in
-                let trace = file.gated(verification, threshold: verifierThreshold)
-                let detections = WakeDecision.detections(in: trace, threshold: threshold, refractory: refractory).map {
+                let found = if let verifierThreshold, verification != nil, file.verifierScores.count == file.trace.count {
+                    WakeDecision.detections(in: file.trace, verifierScores: file.verifierScores, verifierThreshold: verifierThreshold,
+                                            threshold: threshold, refractory: refractory)
+                } else {
+                    WakeDecision.detections(in: file.trace, threshold: threshold, refractory: refractory)
+                }
+                let detections = found.map {
                     WakeWordDetection(keyword: "", time: $0.time, start: $0.time, score: Double($0.score), matchScore: Double($0.score))
                 }
                 return WakeWordTrial(occurrences: file.entry.keywords.map { $0.start...$0.end }, detections: detections,

@@ -21,16 +21,10 @@ public struct WakeVerifierTrainer: Sendable {
     public var positiveCount: Int
     /// Utterances of near-phrases: half from the text rules, half from the phoneme rules.
     public var nearPhraseCount: Int
-    public var hiddenUnits: Int
-    public var epochs: Int
-    public var miningEpochs: Int
-    /// Share of the text utterances said by flite (the phoneme ones are espeak-ng's).
-    public var fliteShare: Double = 0.35
-    public var snrRange: ClosedRange<Float> = 0...25
-    public var babbleShare: Double = 0.4
-    public var heldOutLanguages: Set<String> = []
-    public var heldOutFliteVoices: Set<String> = []
-    public var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// The voices (flite's share of the text utterances, voices held out), the noise (SNR range,
+    /// babble share) and the fit (hidden units, epochs, mining epochs, workers) are the head
+    /// recipe's settings; its negatives weigh as much as its positives.
+    public var recipe: NeuralHeadTrainer
 
     /// Windows ending this long before and after a near-phrase's end are its negatives (wider
     /// than a positive's span: the first stage may fire a little late on a near-phrase).
@@ -41,9 +35,7 @@ public struct WakeVerifierTrainer: Sendable {
         self.seed = seed
         self.positiveCount = positiveCount
         self.nearPhraseCount = nearPhraseCount
-        self.hiddenUnits = hiddenUnits
-        self.epochs = epochs
-        self.miningEpochs = miningEpochs
+        recipe = NeuralHeadTrainer(seed: seed, hiddenUnits: hiddenUnits, epochs: epochs, miningEpochs: miningEpochs, negativeWeight: 1)
     }
 
     /// A clip: the stream, where its target utterance lies (seconds), and whether it is the phrase.
@@ -53,17 +45,15 @@ public struct WakeVerifierTrainer: Sendable {
         var isPhrase: Bool
     }
 
-    /// The verifier's weights (no operating shift: probability 0.5 is the balanced fit's).
-    public func train(
-        phrase: String, progress: @escaping @Sendable (String) -> Void = { _ in },
-        makeFeatures: @escaping @Sendable () throws(OpenWakeWordError) -> OpenWakeWordFeatures
-    ) throws(WakeWordBuildError) -> NeuralHeadWeights {
-        srand(UInt32(truncatingIfNeeded: seed))
-        FreedMemoryReuse.enable()
-        var settings = NeuralHeadTrainer(seed: seed, hiddenUnits: hiddenUnits, epochs: epochs, miningEpochs: miningEpochs,
-                                         negativeWeight: 1, fliteShare: fliteShare,
-                                         heldOutLanguages: heldOutLanguages, heldOutFliteVoices: heldOutFliteVoices)
-        settings.weightDecay = 1e-3
+    /// The verifier's weights (no operating shift: probability 0.5 is the balanced fit's), from
+    /// a fresh front end per clip (`makeFeatures`, called on worker threads); a line per stage.
+    public func train(phrase: String, progress: @escaping @Sendable (String) -> Void = { _ in },
+                      makeFeatures: @escaping @Sendable () throws(OpenWakeWordError) -> OpenWakeWordFeatures)
+        throws(WakeWordBuildError) -> NeuralHeadWeights
+    {
+        NeuralHeadTrainer.beginRun(seed: seed)
+        var settings = recipe
+        settings.seed = seed
         var voices = TrainingVoices(trainer: settings)
         var generator = SeededGenerator(seed: seed ^ phrase.hashValueStable ^ 0x5645_5249_4659)
         let start = ContinuousClock.now
@@ -151,12 +141,12 @@ public struct WakeVerifierTrainer: Sendable {
         let noise: HeadTrainingStream.Noise?
         if Double.random(in: 0..<1, using: &generator) < 0.1 {
             noise = nil
-        } else if Double.random(in: 0..<1, using: &generator) < babbleShare {
+        } else if Double.random(in: 0..<1, using: &generator) < recipe.babbleShare ?? 0.4 {
             noise = .babble
         } else {
             noise = HeadTrainingStream.Noise.allCases.filter { $0 != .babble }.randomElement(using: &generator)!
         }
-        stream.finish(noise: noise, snr: Float.random(in: snrRange, using: &generator),
+        stream.finish(noise: noise, snr: Float.random(in: recipe.snrRange, using: &generator),
                       level: Float.random(in: -40 ... -15, using: &generator), voices: others, generator: &generator)
         return Clip(stream: stream, target: target, isPhrase: isPhrase)
     }
