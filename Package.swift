@@ -262,7 +262,7 @@ let package = Package(
         .target(name: "CommandClassifier", dependencies: ["OpenWakeWord", "TFLiteGraph", "AudioCore"], swiftSettings: strict + optimisedInDebug),
         .testTarget(name: "CommandClassifierTests", dependencies: ["CommandClassifier", "OpenWakeWord", "TestKit"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "TFLiteGraphTests", dependencies: ["TFLiteGraph", "OpenWakeWord", "TestKit"], swiftSettings: strict),
-        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "WakeRuntime", "Speech", "AudioCore", "TestKit"], swiftSettings: strict),
+        .testTarget(name: "OpenWakeWordTests", dependencies: ["OpenWakeWord", "TFLiteGraph", "Voice", "VoiceTraining", "WakeRuntime", "Speech", "AudioCore", "TestKit"], exclude: ["Fixtures"], swiftSettings: strict),
 
         // BlueZ first-hand (issue 10): the org.bluez names both sides share, the pure object
         // model, and the D-Bus client that feeds it.

@@ -7,6 +7,7 @@ import WakeEvaluation
 import WakeRuntime
 import OpenWakeWord
 import TFLiteGraph
+import Speech
 
 /// Measuring tool for the voice stage (the same library calls `glasses-audio vad|wake|endpoint|eval` make).
 @main
@@ -42,6 +43,12 @@ struct VoiceEval {
                voice-eval command-features --corpus DIR --out FILE
                                      (openWakeWord embeddings of a command corpus's files, one JSON
                                      line each: the command classifier experiment's input)
+               voice-eval train-verifier --keyword TEXT --out FILE [--seed N] [--positives N] [--near-phrases N]
+                                     [--hidden N] [--epochs N] [--mining N] [--hold-out ACCENT] [--hold-out-flite VOICE]
+                                     (a second-stage head: the phrase against its rule-made near-phrases)
+               voice-eval near-phrases --keyword TEXT (the rule-made near-phrases, text and phonemes)
+               voice-eval eval --engine neural ... --verifier FILE [--verifier-threshold P] | --no-verifier
+                                     (the head gated by a verifier; by default the one beside the head, as the runtime)
                voice-eval merge-heads --out FILE [--operating-logit L] HEAD.tflite HEAD.tflite... (one head
                                      averaging the logits of heads train-head wrote, shifted down by L)
         """
@@ -77,6 +84,11 @@ struct VoiceEval {
             case "--seed": options.seed = number(UInt64.self)
             case "--no-cache": options.noCache = true
             case "--traces": options.traces = value()
+            case "--verifier": options.verifier = value()
+            case "--no-verifier": options.noVerifier = true
+            case "--verifier-sweep": options.verifierSweep = value().split(separator: ",").compactMap { Float($0) }
+            case "--verifier-threshold": options.verifierThreshold = number(Float.self)
+            case "--near-phrases": options.training.nearPhrases = number(Int.self)
             case "--positives": options.training.positives = number(Int.self)
             case "--hidden": options.training.hidden = number(Int.self)
             case "--epochs": options.training.epochs = number(Int.self)
@@ -212,6 +224,15 @@ struct VoiceEval {
                 fail("cannot write \(out): \(error.localizedDescription)")
             }
             print("\(out) (\(heads.count) heads, \(merged.hiddenUnits) hidden units)")
+        case "train-verifier": trainVerifier(options)
+        case "near-phrases":
+            guard let keyword = options.keywords.first else { fail("near-phrases needs --keyword TEXT") }
+            let phonemes = (try? EspeakSynthesizer.phonemes(keyword, voice: EspeakVoice(name: "en-us"))) ?? ""
+            for text in WakeVerifierTrainer.nearTexts(of: keyword, phonemes: phonemes) { print("text\t\(text)") }
+            if !phonemes.isEmpty {
+                print("phrase\t[[\(phonemes)]]")
+                for edit in NearPhrases.phonemes(of: phonemes) { print("phonemes\t[[\(edit)]]") }
+            }
         case "train-head":
             guard let keyword = options.keywords.first else { fail("train-head needs --keyword TEXT") }
             let start = ContinuousClock.now
@@ -289,6 +310,11 @@ struct VoiceEval {
         var noCache = false
         /// eval --engine neural: where to write every file's score trace (JSON lines).
         var traces: String?
+        /// eval --engine neural: a second-stage verifier head, and the probability it needs.
+        var verifier: String?
+        var verifierThreshold: Float = 0.5
+        var noVerifier = false
+        var verifierSweep: [Float] = []
         var training = TrainingOverrides()
     }
 
@@ -316,6 +342,7 @@ struct VoiceEval {
         var inputDropout: Float?
         var vowelShift: Double?
         var phonemeEdits: Int?
+        var nearPhrases: Int?
         var jobs: Int?
         var speed: (Float, ClosedRange<Float>)?
     }
@@ -337,6 +364,16 @@ struct VoiceEval {
             let head = neuralHeads(options)[0]
             var evaluator = try NeuralCorpusEvaluator(corpus: corpus, headPath: head)
             evaluator.traceFile = options.traces
+            // The runtime's decision: the verifier beside the head, unless told otherwise.
+            if let verifier = options.verifier {
+                evaluator.verification = WakeVerification(graph: try OpenWakeWordModels.load(path: verifier), threshold: options.verifierThreshold)
+            } else if options.noVerifier {
+                evaluator.verification = nil
+            }
+            evaluator.verifierSweep = options.verifierSweep
+            if let verification = evaluator.verification {
+                FileHandle.standardError.write(Data("verifier: \(verification.graph.file) at \(verification.threshold)\n".utf8))
+            }
             let result = try evaluator.run { line in
                 FileHandle.standardError.write(Data("\(line)\n".utf8))
             }

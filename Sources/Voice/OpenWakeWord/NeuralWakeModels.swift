@@ -9,6 +9,8 @@ public struct NeuralWakeModels: Sendable {
     public var embedding: TFLiteGraph
     /// Each head's keyword (from its file name) and graph.
     public var heads: [(keyword: String, graph: TFLiteGraph)]
+    /// Each head's second stage, when a verifier lies beside its file (``WakeVerification``).
+    public var verifiers: [WakeVerification?]
     /// Where every stream's front end starts (computed once).
     public var silentStart: OpenWakeWordFeatures.SilentStart
 
@@ -18,9 +20,12 @@ public struct NeuralWakeModels: Sendable {
         embedding = try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory)
         silentStart = try OpenWakeWordFeatures.SilentStart(melspectrogram: melspectrogram, embedding: embedding)
         var heads: [(keyword: String, graph: TFLiteGraph)] = []
+        var verifiers: [WakeVerification?] = []
         for path in headFiles {
             heads.append((NeuralWakeWordScorer.keyword(forFile: path), try OpenWakeWordModels.load(path: path)))
+            verifiers.append(try WakeVerification.besideHead(path))
         }
         self.heads = heads
+        self.verifiers = verifiers
     }
 }

@@ -10,10 +10,14 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
     public struct Phrase {
         public var keyword: String
         public var head: OpenWakeWordHead
+        /// The second stage: it hears every window, runs only where the head reaches the
+        /// threshold, and must agree there (``WakeVerification``).
+        public var verifier: (head: OpenWakeWordHead, verification: WakeVerification)?
 
-        public init(keyword: String, head: OpenWakeWordHead) {
+        public init(keyword: String, head: OpenWakeWordHead, verifier: (head: OpenWakeWordHead, verification: WakeVerification)? = nil) {
             self.keyword = keyword
             self.head = head
+            self.verifier = verifier
         }
     }
 
@@ -54,8 +58,12 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
         let features = try OpenWakeWordFeatures(
             melspectrogram: models.melspectrogram, embedding: models.embedding, start: models.silentStart)
         var phrases: [Phrase] = []
-        for head in models.heads {
-            phrases.append(Phrase(keyword: head.keyword, head: try OpenWakeWordHead(graph: head.graph, silence: features.silenceEmbedding)))
+        for (head, verification) in zip(models.heads, models.verifiers) {
+            let verifier = try verification.map { verification throws(OpenWakeWordError) in
+                (head: try OpenWakeWordHead(graph: verification.graph, silence: features.silenceEmbedding), verification: verification)
+            }
+            phrases.append(Phrase(
+                keyword: head.keyword, head: try OpenWakeWordHead(graph: head.graph, silence: features.silenceEmbedding), verifier: verifier))
         }
         do {
             try self.init(features: features, phrases: phrases, configuration: configuration)
@@ -87,13 +95,23 @@ public final class NeuralWakeWordScorer: WakeWordScorer {
                 let score: Float
                 do {
                     score = try phrase.head.score(embedding.values)
+                    phrase.verifier?.head.push(embedding.values)
                 } catch {
                     // Reported, never read as "not the phrase": the stream's owner asks `failure`.
                     if failure == nil { failure = error }
                     continue
                 }
                 if recordsScores { scores[index].append((embedding.time, score)) }
-                guard decisions[index].step(time: embedding.time, score: score) else { continue }
+                let verified = {
+                    guard let verifier = phrase.verifier else { return true }
+                    do {
+                        return try verifier.head.scoreWindow() >= verifier.verification.threshold
+                    } catch {
+                        if self.failure == nil { self.failure = error }
+                        return false
+                    }
+                }
+                guard decisions[index].step(time: embedding.time, score: score, verified: verified) else { continue }
                 let window = Int64(phrase.head.windowCount * OpenWakeWordFeatures.hopSamples)
                 let start = SampleTime(frame: max(0, embedding.time.frame - window), sampleRate: embedding.time.sampleRate)
                 detections.append(WakeWordDetection(

@@ -23,8 +23,18 @@ public final class OpenWakeWordHead {
 
     /// The probability (0...1) after `embedding` joins the window.
     public func score(_ embedding: [Float]) throws(OpenWakeWordError) -> Float {
+        push(embedding)
+        return try scoreWindow()
+    }
+
+    /// `embedding` joins the window, without running the head (a verifier runs only on hits).
+    public func push(_ embedding: [Float]) {
         history.removeFirst(OpenWakeWordFeatures.embeddingSize)
         history += embedding
+    }
+
+    /// The probability (0...1) of the window as it stands.
+    public func scoreWindow() throws(OpenWakeWordError) -> Float {
         do {
             let output = try graph.run([Tensor(shape: [1, windowCount, OpenWakeWordFeatures.embeddingSize], values: history)])
             return output.first?.values.first ?? 0

@@ -52,7 +52,7 @@ extension OpenWakeWordModels {
     /// The phrases of the heads installed in `directory` (every `.tflite` but the feature models).
     public static func installedHeadPhrases(in directory: String = directory()) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return files.filter { $0.hasSuffix(".tflite") && $0 != melspectrogramFile && $0 != embeddingFile }
+        return files.filter { $0.hasSuffix(".tflite") && !$0.hasSuffix(WakeVerification.fileSuffix) && $0 != melspectrogramFile && $0 != embeddingFile }
             .map { WakePhrase.normalized(String($0.dropLast(".tflite".count)).replacingOccurrences(of: "_", with: " ")) }
             .filter { installedHead(forKeyword: $0, in: directory) != nil }
     }

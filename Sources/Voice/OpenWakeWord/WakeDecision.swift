@@ -15,13 +15,36 @@ public struct WakeDecision: Sendable, Equatable {
         self.refractory = refractory
     }
 
+    /// When the head's score last rose to the threshold (a first-stage hit), while it stays there.
+    private var hitStart: SampleTime?
+
     /// One score at `time`; whether it is a detection.
     public mutating func step(time: SampleTime, score: Float) -> Bool {
-        guard score >= threshold else { return false }
+        step(time: time, score: score, verified: { true })
+    }
+
+    /// One score at `time` with a second stage (``WakeVerification``): a first-stage hit stands
+    /// at the first window, from the one the head's score reached the threshold in and up to
+    /// `verifyWithin` after it, that `verified()` accepts (asked only there); after that the
+    /// hit is refused until the score falls below the threshold. A verifier that agrees only
+    /// later would date the phrase after its end.
+    public mutating func step(time: SampleTime, score: Float, verified: () -> Bool) -> Bool {
+        guard score >= threshold else {
+            hitStart = nil
+            return false
+        }
         if let lastDetection, lastDetection.duration(to: time) < refractory { return false }
+        let start = hitStart ?? time
+        hitStart = start
+        guard start.duration(to: time) <= Self.verifyWithin, verified() else { return false }
         lastDetection = time
+        hitStart = nil
         return true
     }
+
+    /// How long after a first-stage hit the verifier may still agree: its positives are the
+    /// windows ending up to 0.4 s after the phrase (``WakeVerifierTrainer``).
+    public static let verifyWithin: Duration = .milliseconds(400)
 
     /// The detections a recorded score trace gives at `threshold`.
     public static func detections(in trace: [(time: SampleTime, score: Float)], threshold: Float, refractory: Duration)
@@ -29,5 +52,16 @@ public struct WakeDecision: Sendable, Equatable {
     {
         var decision = WakeDecision(threshold: threshold, refractory: refractory)
         return trace.filter { decision.step(time: $0.time, score: $0.score) }
+    }
+
+    /// The detections a recorded trace gives at `threshold` with the verifier's scores beside
+    /// it, window by window, and its threshold.
+    public static func detections(
+        in trace: [(time: SampleTime, score: Float)], verifierScores: [Float], verifierThreshold: Float, threshold: Float, refractory: Duration
+    ) -> [(time: SampleTime, score: Float)] {
+        var decision = WakeDecision(threshold: threshold, refractory: refractory)
+        return zip(trace, verifierScores).filter { window, verifier in
+            decision.step(time: window.time, score: window.score, verified: { verifier >= verifierThreshold })
+        }.map(\.0)
     }
 }

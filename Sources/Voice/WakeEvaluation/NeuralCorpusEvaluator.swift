@@ -30,12 +30,14 @@ public struct NeuralCorpusEvaluator {
         self.head = head
     }
 
-    /// The front end from the installed models and the head at `headPath`.
+    /// The front end from the installed models, the head at `headPath` and the verifier beside
+    /// it if there is one: the decision the runtime takes with that head (``NeuralWakeModels``).
     public init(corpus: LabelledCorpus, headPath: String, directory: String = OpenWakeWordModels.directory()) throws(OpenWakeWordError) {
         self.init(
             corpus: corpus, melspectrogram: try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory),
             embedding: try OpenWakeWordModels.load(OpenWakeWordModels.embeddingFile, in: directory),
             head: try OpenWakeWordModels.load(path: headPath))
+        verification = try WakeVerification.besideHead(headPath)
     }
 
     /// CPU time of this thread: the real-time factors compare CPU, not wall time, on a shared machine.
@@ -46,14 +48,24 @@ public struct NeuralCorpusEvaluator {
     }
 
     /// When set, every file's score trace is written here as JSON lines (`file`, `kind`,
-    /// `keywords` as [start, end], `scores` as [time, score] for scores above 0.001), for tuning.
+    /// `keywords` as [start, end], `scores` as [time, score] for the head's scores above 0.001,
+    /// and with a verifier `verifier`, its scores at the same windows), for tuning.
     public var traceFile: String?
+
+    /// A second-stage verifier (``WakeVerification``): a window is a hit only when the head
+    /// reaches the threshold and the verifier reaches `verification.threshold` on it.
+    public var verification: WakeVerification?
+    /// Verifier thresholds replayed besides the verification's own (one line each in the log).
+    public var verifierSweep: [Float] = []
 
     public func run(log: (String) -> Void = { _ in }) throws(OpenWakeWordError) -> WakeEngineEvaluation {
         struct Recorded {
             var entry: LabelledCorpus.Entry
             var duration: Double
+            /// The head's scores.
             var trace: [(time: SampleTime, score: Float)]
+            /// The verifier's, window by window (empty without one).
+            var verifierScores: [Float] = []
         }
         var recorded: [Recorded] = []
         var ratios: [Double] = []
@@ -63,29 +75,42 @@ public struct NeuralCorpusEvaluator {
             let start = Self.cpuSeconds()
             let features = try OpenWakeWordFeatures(melspectrogram: melspectrogram, embedding: embedding)
             let classifier = try OpenWakeWordHead(graph: head, silence: features.silenceEmbedding)
+            let verifier = try verification.map { verification throws(OpenWakeWordError) in
+                try OpenWakeWordHead(graph: verification.graph, silence: features.silenceEmbedding)
+            }
             var trace: [(time: SampleTime, score: Float)] = []
+            var verifierScores: [Float] = []
             for embedding in features.process(audio.samples) {
                 trace.append((embedding.time, try classifier.score(embedding.values)))
+                if let verifier { verifierScores.append(try verifier.score(embedding.values)) }
             }
             let elapsed = Self.cpuSeconds() - start
             compute += elapsed
             audioTime += audio.duration
             ratios.append(elapsed / audio.duration)
-            recorded.append(Recorded(entry: entry, duration: audio.duration, trace: trace))
+            recorded.append(Recorded(entry: entry, duration: audio.duration, trace: trace, verifierScores: verifierScores))
             if (number + 1) % 100 == 0 { log("\(number + 1)/\(corpus.entries.count) files") }
         }
         if let traceFile {
             let lines = recorded.map { file in
-                let scores = file.trace.filter { $0.score > 0.001 }.map { "[\($0.time.seconds),\($0.score)]" }.joined(separator: ",")
+                let kept = file.trace.indices.filter { file.trace[$0].score > 0.001 }
+                let scores = kept.map { "[\(file.trace[$0].time.seconds),\(file.trace[$0].score)]" }.joined(separator: ",")
+                let verifier = file.verifierScores.isEmpty ? "" : ",\"verifier\":[" + kept.map { "\(file.verifierScores[$0])" }.joined(separator: ",") + "]"
                 let keywords = file.entry.keywords.map { "[\($0.start),\($0.end)]" }.joined(separator: ",")
                 return "{\"file\":\"\(file.entry.file)\",\"kind\":\"\(file.entry.kind)\",\"duration\":\(file.duration),"
-                    + "\"voice\":\"\(file.entry.voices.first ?? "")\",\"keywords\":[\(keywords)],\"scores\":[\(scores)]}"
+                    + "\"voice\":\"\(file.entry.voices.first ?? "")\",\"keywords\":[\(keywords)],\"scores\":[\(scores)]\(verifier)}"
             }
             try? Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: traceFile), options: .atomic)
         }
-        func evaluation(at threshold: Float) -> WakeWordEvaluation {
+        func evaluation(at threshold: Float, verifierThreshold: Float? = verification?.threshold) -> WakeWordEvaluation {
             WakeWordEvaluation(trials: recorded.map { file in
-                let detections = WakeDecision.detections(in: file.trace, threshold: threshold, refractory: refractory).map {
+                let found = if let verifierThreshold, verification != nil, file.verifierScores.count == file.trace.count {
+                    WakeDecision.detections(in: file.trace, verifierScores: file.verifierScores, verifierThreshold: verifierThreshold,
+                                            threshold: threshold, refractory: refractory)
+                } else {
+                    WakeDecision.detections(in: file.trace, threshold: threshold, refractory: refractory)
+                }
+                let detections = found.map {
                     WakeWordDetection(keyword: "", time: $0.time, start: $0.time, score: Double($0.score), matchScore: Double($0.score))
                 }
                 return WakeWordTrial(occurrences: file.entry.keywords.map { $0.start...$0.end }, detections: detections,
@@ -95,6 +120,20 @@ public struct NeuralCorpusEvaluator {
         let rows = thresholds.map { evaluation(at: $0).row(threshold: Double($0)) }
         func best(_ limit: Double) -> DETRow? {
             rows.filter { $0.falseAcceptsPerHour <= limit }.min { $0.falseRejectionRate < $1.falseRejectionRate }
+        }
+        // Other verifier thresholds, for choosing one (logged: the result keeps the given one).
+        for verifierThreshold in verification == nil ? [] : verifierSweep {
+            let sweep = thresholds.map { evaluation(at: $0, verifierThreshold: verifierThreshold).row(threshold: Double($0)) }
+            func f(_ value: Double) -> String { String(format: "%.3f", value) }
+            let at = [0.3, 0.4, 0.5, 0.8].map { sensitivity in
+                let row = evaluation(at: NeuralSensitivity.threshold(sensitivity), verifierThreshold: verifierThreshold).row(threshold: 0)
+                return "s\(sensitivity): FRR \(f(row.falseRejectionRate)) FA/h \(f(row.falseAcceptsPerHour)) conf \(f(row.confusableAcceptRate))"
+            }.joined(separator: "; ")
+            let best = [0.0, 1, 2].map { limit in
+                sweep.filter { $0.falseAcceptsPerHour <= limit }.min { $0.falseRejectionRate < $1.falseRejectionRate }
+                    .map { "≤\(Int(limit)): FRR \(f($0.falseRejectionRate)) (thr \(f($0.threshold)), \(f($0.falseAcceptsPerHour)) FA/h, conf \(f($0.confusableAcceptRate)))" } ?? "≤\(Int(limit)): -"
+            }.joined(separator: "; ")
+            log("verifier ≥ \(verifierThreshold): \(at) | best \(best)")
         }
         let sensitivities = [0, 0.02, 0.05] + stride(from: 0.1, through: 1.0, by: 0.1).map { $0 }
         return WakeEngineEvaluation(

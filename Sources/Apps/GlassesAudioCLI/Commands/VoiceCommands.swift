@@ -53,7 +53,7 @@ struct WakeOptions: ParsableArguments {
     @Option(name: .long, help: "Wake phrase, as text (repeat for several phrases).")
     var keyword: [String] = ["hey glasses"]
 
-    @Option(parsing: .unconditional, help: "0...1, higher = more detections. Neural heads: 0.5 gave 0.35 false accepts per hour of other speech and noise (2.9 h, docs/voice.md, Sensitivity), 0 the fewest the head can give; dtw: 0.5 is near 1 per hour.")
+    @Option(parsing: .unconditional, help: "0...1, higher = more detections. Neural heads: 0.5 gave 0.35 false accepts per hour of other speech and noise, on each of two held-out sets of 2.9 h (calib-9201 + conf-9101, calib-9211 + conf-9111: docs/voice.md, Sensitivity), and missed 15-21 % of their phrases; 0 the fewest the head can give; dtw: 0.5 is near 1 per hour.")
     var sensitivity: Double = 0.5
 
     @Option(help: "Folder of 3-5 recordings of the user saying the phrase (improves it for that speaker).")

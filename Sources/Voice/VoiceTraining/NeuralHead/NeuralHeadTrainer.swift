@@ -148,12 +148,9 @@ public struct NeuralHeadTrainer: Sendable {
         phrase: String, progress: @escaping @Sendable (String) -> Void = { _ in },
         makeFeatures: @escaping @Sendable () throws(OpenWakeWordError) -> OpenWakeWordFeatures
     ) throws(WakeWordBuildError) -> NeuralHeadWeights {
-        // libespeak-ng's Klatt variants draw their noise from the C library's rand(): start every
-        // run from the same state, so a seed gives the same head in any process, at any time.
         // Synthesis stays on this thread, in member order (libespeak-ng is not thread-safe and
         // keeps state between utterances); the front end and the fits run on `concurrency` workers.
-        srand(UInt32(truncatingIfNeeded: seed))
-        FreedMemoryReuse.enable()
+        Self.beginRun(seed: seed)
         var voices = TrainingVoices(trainer: self)
         if festivalShare > 0, voices.festivalVoices.isEmpty {
             progress("festival: no Festival voice installed (scripts/bootstrap installs festival and festvox-*), training without")
@@ -194,6 +191,14 @@ public struct NeuralHeadTrainer: Sendable {
         var head = NeuralHeadWeights.ensemble(try fitted.all().map(\.weights))
         head.outputBias -= operatingLogit
         return head
+    }
+
+    /// Every training run starts here: libespeak-ng's Klatt variants draw their noise from the C
+    /// library's rand(), so every run starts from the same state (a seed gives the same weights in
+    /// any process, at any time), and freed memory stays with the process (``FreedMemoryReuse``).
+    static func beginRun(seed: UInt64) {
+        srand(UInt32(truncatingIfNeeded: seed))
+        FreedMemoryReuse.enable()
     }
 
     /// Member 0 draws from the seed itself (one member is the single-head recipe), the others
