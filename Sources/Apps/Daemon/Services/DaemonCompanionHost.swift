@@ -24,6 +24,7 @@ struct DaemonCompanionHost: CompanionHost {
     let logger: Logger
     let deviceInformation: CompanionDeviceInformation
     let phones: CompanionPhones
+    let restart: DaemonRestart
 
     var apiKey: String { key.value }
     var settings: AssistantSettings { state.settings }
@@ -36,8 +37,14 @@ struct DaemonCompanionHost: CompanionHost {
         switch command {
         case .sleep: await assistant.sleep()
         case .wake: await assistant.wake()
-        case .restart: break
+        case .restart: await restartService()
         }
+    }
+
+    /// Drains the service as SIGTERM does, then starts it again in place (``DaemonRestart``).
+    func restartService() async {
+        logger.notice("ble: the companion app asked to restart the service")
+        await restart.request(because: "asked by the companion app")
     }
 
     /// Says the code on the glasses' speaker. The text (with the code) is logged at trace level

@@ -12,7 +12,8 @@ public protocol CompanionHost: Sendable {
     /// Changes one setting along the daemon's one settings path (the REST API's); a
     /// ``SettingsRefusal`` says what was wrong.
     func changeSetting(_ field: SettingsChange.Field, body: Data) async throws -> AssistantSettings
-    /// Puts the assistant to sleep, or wakes it.
+    /// Puts the assistant to sleep, wakes it, or restarts the service (a graceful stop, then the
+    /// same program started again; called after the phone's write was answered).
     func control(_ command: CompanionWrite.SystemCommand) async
     /// Says `text` through the glasses.
     func speak(_ text: String) async

@@ -21,6 +21,8 @@ public final class CompanionPeripheral: Sendable {
         var wifi = WifiReport(status: .disconnected)
         /// The network the app named last (the password write joins it).
         var wifiSSID: String?
+        /// The app asked to restart the service: carried out once the write was answered.
+        var restartAsked = false
     }
 
     public let host: any CompanionHost
@@ -196,7 +198,9 @@ public final class CompanionPeripheral: Sendable {
                 throw GATTError(.failed, "the setting was not stored: \(error)")
             }
         case .system(.restart):
-            setActionResponse(CompanionReadout.actionResponse(success: false, ["error": "restarting the service from the app is not supported yet"]))
+            // The phone hears the answer first; the owner restarts once the write is answered.
+            setActionResponse(CompanionReadout.actionResponse(success: true, ["message": "Restarting the service"]))
+            state.withLock { $0.restartAsked = true }
         case .system(let command):
             await host.control(command)
             let mode = command == .sleep ? "sleep" : "active"
@@ -217,6 +221,14 @@ public final class CompanionPeripheral: Sendable {
             try await wifi.connect(ssid: ssid, password: password)
         case .notes, .todos:
             throw GATTError(.notSupported, "\(characteristic.title) is not served yet")
+        }
+    }
+
+    /// Whether the app asked to restart the service since the last call (asked once, taken once).
+    public func takeRestartRequest() -> Bool {
+        state.withLock { state in
+            defer { state.restartAsked = false }
+            return state.restartAsked
         }
     }
 
