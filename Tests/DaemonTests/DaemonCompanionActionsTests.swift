@@ -11,7 +11,7 @@ import TestKit
 extension DaemonSuites {
     /// Quick Actions' "restart" and Data Sync's writes of glasses-audiod on a real dbus-daemon,
     /// the emulator's org.bluez playing a phone paired before (`DATA_DIR/companion_phones`).
-    @Suite("glasses-audiod restarts itself for the companion app (emulated BlueZ)", .serialized)
+    @Suite("glasses-audiod restarts itself and keeps the phone's notes and todos for the companion app (emulated BlueZ)", .serialized)
     struct DaemonCompanionActionsTests {
         typealias BLE = DaemonCompanionBLETests
         static let listening = "HTTP API listening on http://127.0.0.1:"
@@ -90,6 +90,60 @@ extension DaemonSuites {
             #expect(FileManager.default.fileExists(atPath: data.path("data/api_key")))
             #expect(Self.count("glasses-audiod: stopped", in: stopped.stderr) == 1, "\(stopped.stderr.suffix(800))")
             #expect(socket.received.contains { $0.contains("STOPPING=1") }, "\(socket.received)")
+        }
+
+        @Test("Data Sync: the paired phone's notes and todos are stored whole (0600, atomically), read back and notified as written, kept across a restart; bad lists refused with the BlueZ error and nothing stored")
+        func keepsNotesAndTodos() async throws {
+            let bus = try DBusDaemon()
+            let (emulator, daemon, directory) = try await Self.start(bus: bus)
+            defer { emulator.close() }
+            let notesData = CompanionCharacteristic.notesData.uuid
+            let todosData = CompanionCharacteristic.todosData.uuid
+            #expect(try await emulator.readCharacteristic(notesData, from: BLE.phone) == Array("[]".utf8))
+            let notes = #"[{"id": "1", "content": "Remember to buy milk", "timestamp": "2025-11-01T10:00:00"}, {"content": "Call mom at 5pm"}]"#
+            let todos = #"[{"id": "1", "task": "Finish project report", "priority": "high", "completed": false, "timestamp": "2025-11-01T09:00:00"}]"#
+            #expect(await Self.write(.notesData, notes, on: emulator, from: BLE.stranger) == "org.bluez.Error.NotAuthorized")
+
+            let updates = try await emulator.subscribe(notesData)
+            var iterator = updates.makeAsyncIterator()
+            #expect(await Self.write(.notesData, notes, on: emulator) == nil)
+            #expect(await iterator.next() == Array(notes.utf8))
+            #expect(await Self.write(.todosData, todos, on: emulator) == nil)
+            #expect(try await emulator.readCharacteristic(notesData, from: BLE.phone) == Array(notes.utf8))
+            #expect(try await emulator.readCharacteristic(todosData, from: BLE.phone) == Array(todos.utf8))
+            let file = directory.path("data/companion_notes.json")
+            #expect(FileManager.default.contents(atPath: file) == Data(notes.utf8))
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+
+            let bad: [(CompanionCharacteristic, [UInt8], String)] = [
+                (.notesData, Array(#"{"content": "a"}"#.utf8), "org.bluez.Error.InvalidArguments"),
+                (.notesData, Array(#"[{"content": "a", "secret": 1}]"#.utf8), "org.bluez.Error.InvalidArguments"),
+                (.notesData, Array(("[" + Array(repeating: #"{"content": "x"}"#, count: 6).joined(separator: ",") + "]").utf8), "org.bluez.Error.InvalidArguments"),
+                (.notesData, [0x5B, 0xC3, 0x28, 0x5D], "org.bluez.Error.InvalidArguments"),
+                (.notesData, Array(("[{\"content\": \"" + String(repeating: "x", count: 600) + "\"}]").utf8), "org.bluez.Error.InvalidValueLength"),
+                (.todosData, Array(#"[{"task": "a", "priority": "urgent"}]"#.utf8), "org.bluez.Error.InvalidArguments"),
+                (.todosData, Array(#"[{"task": "a", "completed": 1}]"#.utf8), "org.bluez.Error.InvalidArguments"),
+                (.todosData, [], "org.bluez.Error.InvalidValueLength"),
+            ]
+            for (characteristic, bytes, expected) in bad {
+                let got = await BLE.refusal { try await emulator.writeCharacteristic(characteristic.uuid, bytes, from: BLE.phone) }
+                #expect(got == expected, "\(characteristic.title) \(String(decoding: bytes.prefix(40), as: UTF8.self))")
+            }
+            #expect(try await emulator.readCharacteristic(notesData, from: BLE.phone) == Array(notes.utf8))
+            #expect(try await emulator.readCharacteristic(todosData, from: BLE.phone) == Array(todos.utf8))
+
+            let stopped = try await daemon.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("ble: the companion app's notes kept (\(notes.utf8.count) bytes)"))
+            let again = try await DaemonProcess.start(dataDirectory: daemon.dataDirectory, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+            #expect(try await offCooperativePool { again.child.waitForError(BLE.registered) }, "\(again.child.stderrSoFar)")
+            #expect(try await emulator.readCharacteristic(notesData, from: BLE.phone) == Array(notes.utf8))
+            #expect(try await emulator.readCharacteristic(todosData, from: BLE.phone) == Array(todos.utf8))
+            #expect(await Self.write(.notesData, "[]", on: emulator) == nil)
+            #expect(try await emulator.readCharacteristic(notesData, from: BLE.phone) == Array("[]".utf8))
+            let stoppedAgain = try await again.stop()
+            #expect(stoppedAgain.status == 0, "\(stoppedAgain.stderr)")
         }
     }
 }

@@ -130,7 +130,8 @@ public struct DaemonContext: Sendable {
                 host: DaemonCompanionHost(
                     key: apiKey, state: assistantState, editor: SettingsEditor(state: assistantState, store: store, events: events),
                     assistant: assistant, routes: routes, session: session, events: events, logger: logger,
-                    deviceInformation: DaemonCompanionHost.local(version: version), phones: phones, restart: restart),
+                    deviceInformation: DaemonCompanionHost.local(version: version), phones: phones, restart: restart,
+                    lists: CompanionLists(directory: data)),
                 pairedPhones: phones.load())
             : nil
         return DaemonContext(

@@ -25,6 +25,7 @@ struct DaemonCompanionHost: CompanionHost {
     let deviceInformation: CompanionDeviceInformation
     let phones: CompanionPhones
     let restart: DaemonRestart
+    let lists: CompanionLists
 
     var apiKey: String { key.value }
     var settings: AssistantSettings { state.settings }
@@ -75,6 +76,13 @@ struct DaemonCompanionHost: CompanionHost {
             logger.info("ble: pairing window closed (\(reason.rawValue))")
             await events.publish("pairing.closed", ["reason": .string(reason.rawValue)])
         }
+    }
+
+    func syncedList(_ list: DataSyncList) -> Data? { lists.load(list, logger: logger) }
+
+    func storeList(_ list: DataSyncList, _ data: Data) throws {
+        try lists.store(list, data)
+        logger.info("ble: the companion app's \(list.rawValue) kept (\(data.count) bytes)")
     }
 
     /// The battery of the glasses BlueZ has connected, when one reports it.

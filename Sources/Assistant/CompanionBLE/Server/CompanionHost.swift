@@ -23,6 +23,10 @@ public protocol CompanionHost: Sendable {
     var deviceInformation: CompanionDeviceInformation { get }
     /// The glasses' battery (percent), if BlueZ knows it.
     var batteryLevel: Int? { get }
+    /// The Data Sync list the phone wrote last (a checked JSON array), nil when none was kept.
+    func syncedList(_ list: DataSyncList) -> Data?
+    /// Keeps a Data Sync list in place of the last one (all or nothing: a reader never sees a part).
+    func storeList(_ list: DataSyncList, _ data: Data) throws
 }
 
 /// Device Information's values.
