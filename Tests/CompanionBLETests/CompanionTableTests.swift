@@ -70,6 +70,33 @@ struct CompanionTableTests {
         #expect(throws: SettingsRefusal.self) { try SettingsChange.apply(.personality, body: body, to: .defaults) }
     }
 
+    @Test(
+        "Data Sync: the seed's note and todo items, at most five; anything else refused with InvalidArguments naming the item",
+        arguments: [
+            (DataSyncList.notes, #"[{"id": "1", "content": "Remember to buy milk", "timestamp": "2025-11-01T10:00:00"}]"#, nil),
+            (.notes, "[]", nil),
+            (.todos, #"[{"task": "Finish project report", "priority": "high", "completed": false}, {"task": "Call mom"}]"#, nil),
+            (.notes, #"[{"content": "a"}, {"content": "b"}, {"content": "c"}, {"content": "d"}, {"content": "e"}, {"content": "f"}]"#, "got 6"),
+            (.notes, #"[{"id": "1"}]"#, #"item 0 needs "content""#),
+            (.notes, #"[{"content": "  "}]"#, #"needs "content""#),
+            (.notes, #"[{"content": "a"}, "b"]"#, "item 1 is not a JSON object"),
+            (.notes, #"[{"content": "a", "secret": true}]"#, #"unknown field "secret""#),
+            (.notes, #"[{"content": "a", "id": 7}]"#, "item 0 (id)"),
+            (.todos, #"[{"task": "a", "priority": "urgent"}]"#, "item 0 (priority)"),
+            (.todos, #"[{"task": "a"}, {"task": "b", "completed": 1}]"#, "item 1 (completed)"),
+            (.todos, #"[{"content": "a"}]"#, #"unknown field "content""#),
+        ])
+    func dataSyncItems(list: DataSyncList, json: String, refusal: String?) {
+        do {
+            let write = try CompanionWrite.decode(Array(json.utf8), to: list.characteristic)
+            #expect(refusal == nil, "accepted: \(json)")
+            #expect(write == (list == .notes ? .notes(Data(json.utf8)) : .todos(Data(json.utf8))))
+        } catch {
+            #expect(error.kind == .invalidArguments, "\(error)")
+            #expect(refusal.map { error.reason.contains($0) } == true, "\(error.reason)")
+        }
+    }
+
     @Test("reads: settings in the seed's formats, access by flags and pairing, long reads by offset")
     func reads() throws {
         let settings = AssistantSettings.defaults

@@ -6,8 +6,14 @@ import UnixSignals
 
 /// glasses-audiod's life: open the context, run the services as one ServiceGroup until
 /// SIGTERM, SIGINT or SIGQUIT (graceful: each service lets go of what it holds, in reverse order), then
-/// close the backend.
+/// close the backend. A restart asked for while it runs (``DaemonRestart``) drains the same way,
+/// then starts the same program again in this process (``SelfExec``); if that fails it exits
+/// with ``restartExitStatus``, which the sample unit's `Restart=on-failure` restarts.
 public enum Daemon {
+    /// The exit status when a restart was asked for but the program could not be started
+    /// again in place (EX_TEMPFAIL, sysexits.h).
+    public static let restartExitStatus: Int32 = 75
+
     public static func run(
         _ configuration: DaemonConfiguration, loggers: DaemonLoggers, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
     ) async throws {
@@ -21,6 +27,7 @@ public enum Daemon {
                 // leave the daemon serving.
                 gracefulShutdownSignals: [.sigterm, .sigint, .sigquit],
                 logger: logger))
+        context.restart.attach(group)
         logger.info("data directory: \(configuration.dataDirectory) (API key in \(context.apiKey.path))")
         do {
             try await group.run()
@@ -35,6 +42,12 @@ public enum Daemon {
             throw error
         }
         await context.close()
-        logger.info("stopped")
+        guard let reason = context.restart.reason else {
+            logger.info("stopped")
+            return
+        }
+        logger.notice("restarting the service (\(reason)): \(CommandLine.arguments.joined(separator: " "))")
+        let failure = SelfExec.replace()
+        throw DaemonError("the service could not start again (\(SelfExec.executable): \(failure)); exiting with \(restartExitStatus)", exitStatus: restartExitStatus)
     }
 }

@@ -44,6 +44,8 @@ public struct DaemonContext: Sendable {
     let wakeEngines: WakeEngines
     /// The companion app's Bluetooth LE side (seed 001), unless `ble` is off.
     public let companion: CompanionPeripheral?
+    /// A restart of the service asked for while it runs (the companion app's System Control).
+    public let restart: DaemonRestart
     /// The daemon's version, as `--version` and Device Information say it.
     public static let version = "0.1.0"
 
@@ -122,12 +124,14 @@ public struct DaemonContext: Sendable {
                     error, what: "the ESPHome API server", host: configuration.bind, port: configuration.esphomePort, flag: "--esphome-port"))
         }
         let phones = CompanionPhones(directory: data)
+        let restart = DaemonRestart()
         let companion = configuration.ble
             ? CompanionPeripheral(
                 host: DaemonCompanionHost(
                     key: apiKey, state: assistantState, editor: SettingsEditor(state: assistantState, store: store, events: events),
                     assistant: assistant, routes: routes, session: session, events: events, logger: logger,
-                    deviceInformation: DaemonCompanionHost.local(version: version), phones: phones),
+                    deviceInformation: DaemonCompanionHost.local(version: version), phones: phones, restart: restart,
+                    lists: CompanionLists(directory: data)),
                 pairedPhones: phones.load())
             : nil
         return DaemonContext(
@@ -135,7 +139,7 @@ public struct DaemonContext: Sendable {
             session: session, routes: routes, assistant: assistant, assistantState: assistantState, apiKey: apiKey,
             metrics: metrics, notifier: SystemdNotifier(), startedAt: Date(), wyoming: wyoming, wyomingNotices: wyomingNotices,
             esphome: esphome, assistantSockets: assistantSockets, timers: timers, dataFolder: dataFolder,
-            wakeEngines: wakeEngines, companion: companion)
+            wakeEngines: wakeEngines, companion: companion, restart: restart)
     }
 
     /// After the services stopped: the event bus ends its subscriptions, the store's log is

@@ -51,7 +51,7 @@ public enum DaemonServices {
                 // Listens once its wake word is ready, when configured to (the input waits for the loop).
                 whenPrepared: { if listen { assistant.trigger(skipWake: false) } }))
         services.append(SpeechPreparationService(state: context.assistantState, logger: context.logger))
-        services.append(SystemdService(notifier: context.notifier, interval: context.configuration.watchdogInterval))
+        services.append(SystemdService(notifier: context.notifier, interval: context.configuration.watchdogInterval, restart: context.restart))
         return services
     }
 }

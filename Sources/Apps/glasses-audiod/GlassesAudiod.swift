@@ -13,7 +13,8 @@ struct GlassesAudiod: AsyncParsableCommand {
         commandName: "glasses-audiod",
         abstract: "The GlassesAudio service: routes, the listening assistant, settings, history, and the APIs.",
         discussion: "Settings come from defaults, then --config FILE (YAML, keys as the flags' names), then GLASSES_AUDIOD_* "
-            + "variables, then flags; later wins. SIGTERM or SIGINT stops it gracefully.",
+            + "variables, then flags; later wins. SIGTERM or SIGINT stops it gracefully. The companion app's \"restart\" "
+            + "drains the same way and starts it again in place (exit status 75 if that fails).",
         version: DaemonContext.version)
 
     @OptionGroup var options: DaemonOptions
@@ -37,7 +38,7 @@ struct GlassesAudiod: AsyncParsableCommand {
             try await Daemon.run(configuration, loggers: loggers, metrics: metrics)
         } catch {
             logger.critical("\(error)")
-            throw ExitCode(1)
+            throw ExitCode((error as? DaemonError)?.exitStatus ?? 1)
         }
     }
 }

@@ -24,6 +24,8 @@ struct DaemonCompanionHost: CompanionHost {
     let logger: Logger
     let deviceInformation: CompanionDeviceInformation
     let phones: CompanionPhones
+    let restart: DaemonRestart
+    let lists: CompanionLists
 
     var apiKey: String { key.value }
     var settings: AssistantSettings { state.settings }
@@ -36,8 +38,14 @@ struct DaemonCompanionHost: CompanionHost {
         switch command {
         case .sleep: await assistant.sleep()
         case .wake: await assistant.wake()
-        case .restart: break
+        case .restart: await restartService()
         }
+    }
+
+    /// Drains the service as SIGTERM does, then starts it again in place (``DaemonRestart``).
+    func restartService() async {
+        logger.notice("ble: the companion app asked to restart the service")
+        await restart.request(because: "asked by the companion app")
     }
 
     /// Says the code on the glasses' speaker. The text (with the code) is logged at trace level
@@ -68,6 +76,13 @@ struct DaemonCompanionHost: CompanionHost {
             logger.info("ble: pairing window closed (\(reason.rawValue))")
             await events.publish("pairing.closed", ["reason": .string(reason.rawValue)])
         }
+    }
+
+    func syncedList(_ list: DataSyncList) -> Data? { lists.load(list, logger: logger) }
+
+    func storeList(_ list: DataSyncList, _ data: Data) throws {
+        try lists.store(list, data)
+        logger.info("ble: the companion app's \(list.rawValue) kept (\(data.count) bytes)")
     }
 
     /// The battery of the glasses BlueZ has connected, when one reports it.

@@ -18,6 +18,11 @@ public struct SystemdNotifier: Sendable {
 
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     public func stopping() { send("STOPPING=1\nSTATUS=stopping") }
+    /// Before a restart in place: systemd waits for the new image's READY=1 instead of an exit.
+    public func reloading() {
+        // Dispatch's uptime is CLOCK_MONOTONIC on Linux, the clock systemd asks for.
+        send("RELOADING=1\nSTATUS=restarting\nMONOTONIC_USEC=\(DispatchTime.now().uptimeNanoseconds / 1000)")
+    }
     public func watchdog() { send("WATCHDOG=1") }
 
     /// Sends one notification; returns whether it went (false when not under systemd).

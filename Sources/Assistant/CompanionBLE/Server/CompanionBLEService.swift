@@ -53,7 +53,13 @@ public struct CompanionBLEService: Service {
             let (host, peripheral, clock) = (peripheral.host, peripheral, peripheral.clock)
             await cancelWhenGracefulShutdown {
                 await withDiscardingTaskGroup { group in
-                    group.addTask { for await call in server.deferredCalls { await call.answer() } }
+                    group.addTask {
+                        for await call in server.deferredCalls {
+                            await call.answer()
+                            // A restart starts only after the phone has its answer.
+                            if peripheral.takeRestartRequest() { await host.control(.restart) }
+                        }
+                    }
                     group.addTask { for await code in peripheral.speech { await host.speak(code.spoken) } }
                     group.addTask { for await event in peripheral.events { await host.publish(event) } }
                     group.addTask {

@@ -12,7 +12,8 @@ public protocol CompanionHost: Sendable {
     /// Changes one setting along the daemon's one settings path (the REST API's); a
     /// ``SettingsRefusal`` says what was wrong.
     func changeSetting(_ field: SettingsChange.Field, body: Data) async throws -> AssistantSettings
-    /// Puts the assistant to sleep, or wakes it.
+    /// Puts the assistant to sleep, wakes it, or restarts the service (a graceful stop, then the
+    /// same program started again; called after the phone's write was answered).
     func control(_ command: CompanionWrite.SystemCommand) async
     /// Says `text` through the glasses.
     func speak(_ text: String) async
@@ -22,6 +23,10 @@ public protocol CompanionHost: Sendable {
     var deviceInformation: CompanionDeviceInformation { get }
     /// The glasses' battery (percent), if BlueZ knows it.
     var batteryLevel: Int? { get }
+    /// The Data Sync list the phone wrote last (a checked JSON array), nil when none was kept.
+    func syncedList(_ list: DataSyncList) -> Data?
+    /// Keeps a Data Sync list in place of the last one (all or nothing: a reader never sees a part).
+    func storeList(_ list: DataSyncList, _ data: Data) throws
 }
 
 /// Device Information's values.

@@ -21,6 +21,10 @@ public final class CompanionPeripheral: Sendable {
         var wifi = WifiReport(status: .disconnected)
         /// The network the app named last (the password write joins it).
         var wifiSSID: String?
+        /// The app asked to restart the service: carried out once the write was answered.
+        var restartAsked = false
+        /// Data Sync's lists as the phone wrote them last (`[]` when it never did).
+        var lists: [DataSyncList: [UInt8]] = [:]
     }
 
     public let host: any CompanionHost
@@ -54,7 +58,9 @@ public final class CompanionPeripheral: Sendable {
         self.host = host
         self.clock = clock
         self.codes = Mutex(codes)
-        state = Mutex(State(window: PairingWindow(openFor: windowLength, pairedDevices: pairedPhones)))
+        var initial = State(window: PairingWindow(openFor: windowLength, pairedDevices: pairedPhones))
+        for list in DataSyncList.allCases { initial.lists[list] = host.syncedList(list).map(Array.init) }
+        state = Mutex(initial)
         (speech, speechSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (deadlines, deadlineSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -141,8 +147,9 @@ public final class CompanionPeripheral: Sendable {
             return CompanionReadout.setting(characteristic, of: host.settings) ?? []
         case .statusMode: return Array(state.withLock { $0.statusMode }.utf8)
         case .actionResponse: return state.withLock { $0.actionResponse }
-        // The assistant keeps no notes or todos: Data Sync says so with an empty list.
-        case .notesData, .todosData: return Array("[]".utf8)
+        // The assistant itself makes no notes or todos: Data Sync holds the phone's lists, `[]` until it writes one.
+        case .notesData: return state.withLock { $0.lists[.notes] } ?? Array("[]".utf8)
+        case .todosData: return state.withLock { $0.lists[.todos] } ?? Array("[]".utf8)
         case .wifiStatus: return Array(state.withLock { $0.wifi.status.rawValue }.utf8)
         case .networkInfo: return state.withLock { $0.wifi.networkInfo }
         case .cameraControl, .systemControl, .wifiSSID, .wifiPassword:
@@ -196,7 +203,9 @@ public final class CompanionPeripheral: Sendable {
                 throw GATTError(.failed, "the setting was not stored: \(error)")
             }
         case .system(.restart):
-            setActionResponse(CompanionReadout.actionResponse(success: false, ["error": "restarting the service from the app is not supported yet"]))
+            // The phone hears the answer first; the owner restarts once the write is answered.
+            setActionResponse(CompanionReadout.actionResponse(success: true, ["message": "Restarting the service"]))
+            state.withLock { $0.restartAsked = true }
         case .system(let command):
             await host.control(command)
             let mode = command == .sleep ? "sleep" : "active"
@@ -215,8 +224,27 @@ public final class CompanionPeripheral: Sendable {
                 throw GATTError(.failed, reason)
             }
             try await wifi.connect(ssid: ssid, password: password)
-        case .notes, .todos:
-            throw GATTError(.notSupported, "\(characteristic.title) is not served yet")
+        case .notes(let data): try keep(.notes, data)
+        case .todos(let data): try keep(.todos, data)
+        }
+    }
+
+    /// Stores a checked Data Sync list in place of the last one, then notifies it.
+    private func keep(_ list: DataSyncList, _ data: Data) throws(GATTError) {
+        do {
+            try host.storeList(list, data)
+        } catch {
+            throw GATTError(.failed, "\(list.characteristic.title) was not stored: \(error)")
+        }
+        state.withLock { $0.lists[list] = Array(data) }
+        notify(list.characteristic, Array(data))
+    }
+
+    /// Whether the app asked to restart the service since the last call (asked once, taken once).
+    public func takeRestartRequest() -> Bool {
+        state.withLock { state in
+            defer { state.restartAsked = false }
+            return state.restartAsked
         }
     }
 

@@ -57,7 +57,9 @@ public enum CompanionWrite: Sendable, Equatable {
             return .setting(characteristic == .wakeWordConfig ? .wakeWord : .voice, body: data)
         case .jsonArray:
             let data = try json(bytes, characteristic, wantsArray: true)
-            return characteristic == .notesData ? .notes(data) : .todos(data)
+            let list: DataSyncList = characteristic == .notesData ? .notes : .todos
+            try list.check(data)
+            return list == .notes ? .notes(data) : .todos(data)
         }
     }
 
