@@ -8,7 +8,8 @@ services, reads, writes and subscribes to characteristics by UUID. Commands (aft
     scan UUID [s]          until an advertisement lists the service UUID and a name; answers
                            "ok address=A name=N uuids=U,U"
     connect ADDRESS        LE connection to the address the scan found; then GATT discovery
-    pair                   SMP pairing (Just Works, bonding): the link is encrypted after it
+    pair                   SMP pairing (Just Works, bonding): the link is encrypted after it;
+                           bonded before: encryption with the bond's key instead
     read UUID              "ok hex=H text=T" or "error ATT_ERROR_NAME"
     write UUID TEXT        a write request with the text's UTF-8; "ok written" or "error NAME"
     subscribe UUID         notifications of the characteristic are kept, and logged as events
@@ -84,11 +85,16 @@ class Phone:
         self.name = name
         self.device = device
         self.connection = None
+        self.encrypting: asyncio.Future | None = None
         self.peer: Peer | None = None
         self.seen: dict[str, dict] = {}  # address -> {"name": str | None, "uuids": set[str]}
         self.notified: dict[str, list[str]] = {}
         device.on("advertisement", self.on_advertisement)
-        device.pairing_config_factory = lambda _connection: PairingConfig(sc=True, mitm=False, bonding=True)
+        # Its identity is the static random address it connects with (as a phone's identity
+        # resolves its private addresses): with the public one, the host filed the bond under an
+        # address the phone never connects from, and found no key at the reconnection.
+        device.pairing_config_factory = lambda _connection: PairingConfig(
+            sc=True, mitm=False, bonding=True, identity_address_type=PairingConfig.AddressType.RANDOM)
 
     @staticmethod
     async def make(name: str, address: str, link) -> "Phone":
@@ -133,8 +139,17 @@ class Phone:
 
     async def connect(self, address: str) -> str:
         self.connection = await self.device.connect(hci.Address(address), timeout=SCAN_SECONDS)
+        self.encrypting = None
         self.connection.on("disconnection", lambda reason: event(f"{self.name} disconnected reason={reason}"))
         event(f"{self.name} connected {address} handle={self.connection.handle}")
+        # Bonded before: the link is encrypted with the bond's key at once, as a phone does.
+        # bluetoothd asks a bonded central for security at its reconnection (an SMP Security
+        # Request, which Bumble leaves to the application): unanswered, the kernel held the ATT
+        # answers and dropped the link after 30 s ("Authentication Failure").
+        self.connection.on("security_request", lambda _auth: asyncio.get_running_loop().create_task(self.answer_security()))
+        if await self.bonded():
+            await self.encrypt()
+            event(f"{self.name} encrypted with its bond's key")
         self.peer = Peer(self.connection)
         await asyncio.wait_for(self.peer.discover_services(), ATT_SECONDS)
         for service in self.peer.services:
@@ -142,9 +157,36 @@ class Phone:
         count = sum(len(service.characteristics) for service in self.peer.services)
         return f"ok connected services={len(self.peer.services)} characteristics={count}"
 
+    async def bonded(self) -> bool:
+        keystore = self.device.keystore
+        keys = await keystore.get(str(self.connection.peer_address)) if keystore else None
+        return keys is not None and bool(keys.ltk or keys.ltk_central)
+
+    async def answer_security(self) -> None:
+        """A Security Request from the host: encrypted with the bond's key when bonded (a phone
+        not bonded would ask its user; this one waits for its case's `pair`)."""
+        event(f"{self.name} security-request")
+        if self.connection is not None and await self.bonded():
+            await self.encrypt()
+
+    async def encrypt(self) -> None:
+        """Once per link: a Security Request may come while the phone's own encryption runs."""
+        if self.encrypting is None:
+            self.encrypting = asyncio.ensure_future(self.connection.encrypt())
+        await asyncio.wait_for(asyncio.shield(self.encrypting), ATT_SECONDS)
+
     async def pair(self) -> str:
+        """Bonds, or encrypts with the bond's key when bonded before, as a phone does: BlueZ
+        refuses a Just Works pairing again over an existing key (the kernel asks bluetoothd,
+        whose JustWorksRepairing is "never": SMP Numeric Comparison Failed)."""
         if self.connection is None:
             return "error not connected"
+        if self.connection.is_encrypted and await self.bonded():
+            return "ok encrypted with its bond's key encrypted=True"
+        if await self.bonded():
+            await self.encrypt()
+            event(f"{self.name} encrypted with its bond's key encrypted={self.connection.is_encrypted}")
+            return f"ok encrypted with its bond's key encrypted={self.connection.is_encrypted}"
         await asyncio.wait_for(self.connection.pair(), ATT_SECONDS)
         event(f"{self.name} paired encrypted={self.connection.is_encrypted}")
         return f"ok paired encrypted={self.connection.is_encrypted}"
