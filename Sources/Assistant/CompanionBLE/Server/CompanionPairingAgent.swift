@@ -13,8 +13,6 @@ import Logging
 public enum CompanionPairingAgent {
     public static let path = "/org/glassesaudio/companion_agent"
     public static let capability = "NoInputNoOutput"
-    static let interface = "org.bluez.Agent1"
-    static let agentManager = "org.bluez.AgentManager1"
 
     /// What the agent answers to one of Agent1's methods: nothing (accept), or a refusal.
     public enum Answer: Equatable, Sendable {
@@ -38,19 +36,10 @@ public enum CompanionPairingAgent {
     }
 
     static func dbusInterface() -> DBusInterface {
-        let methods: [(String, String)] = [
-            ("Release", ""), ("RequestPinCode", "o"), ("DisplayPinCode", "os"), ("RequestPasskey", "o"),
-            ("DisplayPasskey", "ouq"), ("RequestConfirmation", "ou"), ("RequestAuthorization", "o"),
-            ("AuthorizeService", "os"), ("Cancel", ""),
-        ]
-        return DBusInterface(interface, methods: methods.map { name, signature in
-            DBusMethod(name, in: signature) { _ in
-                switch answer(to: name) {
-                case .accept: return []
-                case .reject(let reason): throw DBusError("org.bluez.Error.Rejected", reason)
-                }
-            }
-        })
+        DBusInterface.answering(BluezAgentName.interface, methods: BluezAgentName.methods) { method in
+            guard case .reject(let reason) = answer(to: method) else { return nil }
+            return DBusError("org.bluez.Error.Rejected", reason)
+        }
     }
 }
 
@@ -80,11 +69,11 @@ actor CompanionAgentRegistration {
         guard !registered else { return }
         do {
             _ = try await bus.call(
-                BluezName.service, "/org/bluez", CompanionPairingAgent.agentManager, "RegisterAgent",
+                BluezName.service, "/org/bluez", BluezAgentName.manager, "RegisterAgent",
                 [.objectPath(CompanionPairingAgent.path), .string(CompanionPairingAgent.capability)])
             registered = true
             _ = try await bus.call(
-                BluezName.service, "/org/bluez", CompanionPairingAgent.agentManager, "RequestDefaultAgent",
+                BluezName.service, "/org/bluez", BluezAgentName.manager, "RequestDefaultAgent",
                 [.objectPath(CompanionPairingAgent.path)])
             logger.info("ble: pairing agent registered (\(CompanionPairingAgent.capability)): phones can bond over LE while the window is open")
         } catch {
@@ -96,7 +85,7 @@ actor CompanionAgentRegistration {
         guard registered else { return }
         registered = false
         _ = try? await bus.call(
-            BluezName.service, "/org/bluez", CompanionPairingAgent.agentManager, "UnregisterAgent",
+            BluezName.service, "/org/bluez", BluezAgentName.manager, "UnregisterAgent",
             [.objectPath(CompanionPairingAgent.path)], timeout: .seconds(2))
         logger.info("ble: pairing agent unregistered: no new phone can bond")
     }
