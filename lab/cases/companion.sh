@@ -35,7 +35,9 @@ wait_for 180 registered || { tail -30 "$LOG"; die "glasses-audiod did not regist
 grep "ble: " "$LOG" | grep -v "speech: saying" || true
 timing companion-registered "$(since "$start")"
 cp "$LOG" "$OUT/logs/companion-daemon.log" 2>/dev/null || true
-trap 'grep -v "speech: saying" "$LOG" > "$OUT/logs/companion-daemon.log" 2>/dev/null; kill $daemon 2>/dev/null || true' EXIT
+# The daemon's whole log is kept, trace lines too: the codes in it are spent (their windows
+# closed), and a failed digit match can be analysed again from the code and the speaker's WAV.
+trap 'cp "$LOG" "$OUT/logs/companion-daemon.log" 2>/dev/null; kill $daemon 2>/dev/null || true' EXIT
 
 # The phones scan as the app does: the advertisement names the host and lists the
 # Authentication service.
@@ -141,6 +143,7 @@ for shift in 3 5 7; do
     || die "glasses-audio say --out could not synthesise the other digits"
 done
 sox "$recording" -r 8000 -c 1 -b 16 /tmp/lab-companion-heard.wav
+cp /tmp/lab-companion-code.wav "$OUT/logs/companion-code-synthesis.wav" 2>/dev/null || true
 /usr/bin/python3 "$LAB/cases/same_speech.py" /tmp/lab-companion-heard.wav /tmp/lab-companion-code.wav /tmp/lab-companion-other-{3,5,7}.wav > /tmp/lab-companion-scores.txt
 echo "the speaker's speech against the syntheses (score, text):"; cat /tmp/lab-companion-scores.txt
 read -r best best_file < /tmp/lab-companion-scores.txt
