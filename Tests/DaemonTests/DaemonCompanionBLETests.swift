@@ -139,6 +139,10 @@ extension DaemonSuites {
             rig.emulator.close()
             #expect(stoppedAgain.status == 0, "\(stoppedAgain.stderr)")
             #expect(stopped.stderr.contains("ble: the API key was given to \(Self.phone); it is paired"))
+            // bluetoothd lets a phone bond only while an agent is registered: ours, for the window only.
+            let agentIn = stopped.stderr.range(of: "ble: pairing agent registered (NoInputNoOutput)")
+            let agentOut = stopped.stderr.range(of: "ble: pairing agent unregistered")
+            #expect(agentIn != nil && agentOut != nil && agentIn!.lowerBound < agentOut!.lowerBound, "\(stopped.stderr)")
             // The code is in the trace of the speech path only, never in a line kept at info level.
             #expect(!stopped.stderr.split(separator: "\n").contains { $0.contains(code) && !$0.contains(" trace ") })
         }
@@ -201,6 +205,7 @@ extension DaemonSuites {
             let stopped = try await rig.close()
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("ble: pairing window closed (too-many-attempts)"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("ble: pairing agent unregistered"), "\(stopped.stderr)")
         }
 
         @Test("no BlueZ on the system bus: one line says so and pairing answers 409 with why; --ble off: no registration, 409")

@@ -32,6 +32,9 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
                                 (a sample above 1 % of full scale): mid-reply, whatever the
                                 reply's length, with no client polling in between
     unfold                      the glasses are connectable (and discoverable) again
+    phone N COMMAND...          phone N (1-9, LE address D0:D1:D2:D3:D4:0N), a Bumble LE central
+                                on the same link, made at its first command (phone.py says what
+                                it does: scan, connect, pair, read, write, subscribe...)
     quit
 """
 
@@ -51,10 +54,10 @@ from bumble import a2dp, avc, avdtp, avrcp, hci, hfp, rfcomm
 from bumble.core import PhysicalTransport
 from bumble.device import Device, DeviceConfiguration
 from bumble.host import Host
-from bumble.link import LocalLink
 from bumble.transport import open_transport
 
-from lab_controller import SCO_PACKET_LENGTH, LabController
+from lab_controller import SCO_PACKET_LENGTH, LabController, LabLink
+from phone import Phone
 
 logger = logging.getLogger("glasses-peer")
 
@@ -245,6 +248,7 @@ class Glasses:
         self.decoder: SbcDecoder | None = None
         self.battery_sent: int | None = None
         self.connection = None
+        self.phones: dict[str, Phone] = {}  # the lab's LE centrals, by number
         # AVRCP: the glasses are a controller (their touch sends play/pause) and a target.
         self.avrcp = avrcp.Protocol()
         self.avrcp.on("start", lambda: event("avrcp-connected"))
@@ -613,6 +617,11 @@ class Glasses:
             await self.device.set_connectable(True)
             await self.device.set_discoverable(True)
             return "ok unfolded"
+        if name == "phone" and arguments and arguments[0] in "123456789" and len(arguments[0]) == 1:
+            if arguments[0] not in self.phones:
+                self.phones[arguments[0]] = await Phone.make(
+                    f"phone{arguments[0]}", f"D0:D1:D2:D3:D4:0{arguments[0]}", self.glasses_controller.link)
+            return await self.phones[arguments[0]].command(arguments[1:])
         if name == "quit":
             asyncio.get_running_loop().call_soon(sys.exit, 0)
             return "ok bye"
@@ -639,7 +648,7 @@ async def main() -> None:
     arguments = parser.parse_args()
     logging.basicConfig(level=os.environ.get("PEER_LOG", "INFO").upper(), stream=sys.stderr)
 
-    link = LocalLink()
+    link = LabLink()
     transport = await open_transport(arguments.vhci)
     adapter = LabController("hci0", host_source=transport.source, host_sink=transport.sink,
                             link=link, public_address=arguments.adapter_address)

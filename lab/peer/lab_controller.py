@@ -17,6 +17,8 @@ import os
 
 from bumble import hci, lmp
 from bumble.controller import Controller
+from bumble.core import PhysicalTransport
+from bumble.link import LocalLink
 
 logger = logging.getLogger(__name__)
 
@@ -290,3 +292,22 @@ class LabController(Controller):
             # Packet status 0 (correctly received) in bits 12-13 of the handle field.
             self.host.on_packet(bytes((hci.HCI_SYNCHRONOUS_DATA_PACKET,)) + handle.to_bytes(2, "little")
                                 + bytes((len(data),)) + data)
+
+
+class LabLink(LocalLink):
+    """Bumble's in-process link, with LE data sent from the address the connection was made
+    with. Stock Bumble sends LE data from the sender's random address, whatever the connection:
+    the kernel advertises with hci0's public address (and sets a random one it does not use), so
+    the phone's controller took hci0's ATT answers for a stranger's ("!!! no connection for
+    13:3E:…") and dropped them; its GATT discovery then timed out."""
+
+    def send_acl_data(self, sender_controller, destination_address, transport, data: bytes):
+        if transport == PhysicalTransport.LE:
+            connection = sender_controller.le_connections.get(destination_address)
+            destination = self.find_le_controller(destination_address)
+            if connection is not None and destination is not None:
+                source = connection.self_address
+                asyncio.get_running_loop().call_soon(
+                    lambda: destination.on_link_acl_data(source, transport, data))
+                return
+        super().send_acl_data(sender_controller, destination_address, transport, data)

@@ -1,3 +1,4 @@
+import BluetoothIDs
 public import DBusKit
 
 /// Our `org.bluez.Agent1` for pairing glasses, which have no keyboard and no display: it
@@ -7,8 +8,8 @@ public import DBusKit
 public enum BluezPairingAgent {
     public static let path = "/org/glassesaudio/agent"
     public static let capability = "NoInputNoOutput"
-    public static let interface = "org.bluez.Agent1"
-    public static let agentManager = "org.bluez.AgentManager1"
+    public static let interface = BluezAgentName.interface
+    public static let agentManager = BluezAgentName.manager
 
     /// What the agent answers to one of Agent1's methods: nothing (accept), or a refusal.
     public enum Answer: Equatable, Sendable {
@@ -31,18 +32,9 @@ public enum BluezPairingAgent {
 
     /// The interface exported on the connection, each method answering as `answer(to:)` says.
     public static func dbusInterface() -> DBusInterface {
-        let methods: [(String, String)] = [
-            ("Release", ""), ("RequestPinCode", "o"), ("DisplayPinCode", "os"), ("RequestPasskey", "o"),
-            ("DisplayPasskey", "ouq"), ("RequestConfirmation", "ou"), ("RequestAuthorization", "o"),
-            ("AuthorizeService", "os"), ("Cancel", ""),
-        ]
-        return DBusInterface(interface, methods: methods.map { name, signature in
-            DBusMethod(name, in: signature) { _ in
-                switch answer(to: name) {
-                case .accept: return []
-                case .reject(let reason): throw DBusError("org.bluez.Error.Rejected", reason)
-                }
-            }
-        })
+        DBusInterface.answering(interface, methods: BluezAgentName.methods) { method in
+            guard case .reject(let reason) = answer(to: method) else { return nil }
+            return DBusError("org.bluez.Error.Rejected", reason)
+        }
     }
 }

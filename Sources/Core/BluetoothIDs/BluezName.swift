@@ -27,3 +27,15 @@ public enum FreedesktopName {
     public static let properties = "org.freedesktop.DBus.Properties"
     public static let objectManager = "org.freedesktop.DBus.ObjectManager"
 }
+
+/// BlueZ's `org.bluez.Agent1` (`doc/org.bluez.Agent.rst`): the methods an agent exports, with
+/// their argument signatures, and the manager agents register with.
+public enum BluezAgentName {
+    public static let interface = "org.bluez.Agent1"
+    public static let manager = "org.bluez.AgentManager1"
+    public static let methods: [(name: String, signature: String)] = [
+        ("Release", ""), ("RequestPinCode", "o"), ("DisplayPinCode", "os"), ("RequestPasskey", "o"),
+        ("DisplayPasskey", "ouq"), ("RequestConfirmation", "ou"), ("RequestAuthorization", "o"),
+        ("AuthorizeService", "os"), ("Cancel", ""),
+    ]
+}

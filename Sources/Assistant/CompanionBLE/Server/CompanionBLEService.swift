@@ -9,7 +9,8 @@ public import ServiceLifecycle
 /// adapter that can (`GattManager1.RegisterApplication`, `LEAdvertisingManager1.RegisterAdvertisement`),
 /// registers again whenever org.bluez comes back or an adapter appears, and runs the
 /// peripheral's work in order: writes answered one after another, codes spoken, windows closed
-/// at their deadlines, events published. No system bus, no BlueZ, no LE adapter: one log line
+/// at their deadlines, events published, our pairing agent registered while a window is open
+/// (``CompanionPairingAgent``). No system bus, no BlueZ, no LE adapter: one log line
 /// saying so, and the daemon runs on (a pairing request then says why it cannot pair).
 public struct CompanionBLEService: Service {
     public static let root = "/org/glassesaudio/companion"
@@ -40,8 +41,11 @@ public struct CompanionBLEService: Service {
         }
         let server = DBusObjectServer(connection: bus, managerPath: Self.root)
         let registration = CompanionRegistration(bus: bus, server: server, logger: logger, peripheral: peripheral)
+        var agent: CompanionAgentRegistration?
         do {
             _ = try CompanionGATTApplication(peripheral: peripheral, server: server)
+            let pairingAgent = try CompanionAgentRegistration(bus: bus, server: server, logger: logger)
+            agent = pairingAgent
             try server.add(CompanionAdvertisement.path, [CompanionAdvertisement.dbusInterface(localName: peripheral.host.settings.name)])
             let signals = bus.signals()
             let wifiSignals = bus.signals()
@@ -61,7 +65,12 @@ public struct CompanionBLEService: Service {
                         }
                     }
                     group.addTask { for await code in peripheral.speech { await host.speak(code.spoken) } }
-                    group.addTask { for await event in peripheral.events { await host.publish(event) } }
+                    group.addTask {
+                        for await event in peripheral.events {
+                            await host.publish(event)
+                            await pairingAgent.follow(event)
+                        }
+                    }
                     group.addTask {
                         for await deadline in peripheral.deadlines {
                             guard (try? await clock.sleep(until: deadline)) != nil else { return }
@@ -79,6 +88,7 @@ public struct CompanionBLEService: Service {
         peripheral.setAvailability("glasses-audiod is stopping")
         peripheral.useWifi(nil)
         peripheral.finish()
+        await agent?.unregister()
         await registration.unregister()
         bus.close()
     }
