@@ -14,64 +14,24 @@ extension DaemonSuites {
     struct DaemonGlassesButtonTests {
         /// The simulated backend's glasses (profile ray-ban-meta-gen-2), as BlueZ names them.
         static let glasses = EmulatedGlasses(name: "Ray-Ban Meta (Gen 2)", address: "C0:FF:EE:00:00:02")
-        static let quiet = Logger(label: "emulator") { _ in SwiftLogNoOpLogHandler() }
-        static let phone = GlassesEmulator.centralPath("11:22:33:44:55:66")
-        static let stranger = GlassesEmulator.centralPath("AA:BB:CC:DD:EE:FF")
+        static let (quiet, phone, stranger) = (DaemonCompanionBLETests.quiet, DaemonCompanionBLETests.phone, DaemonCompanionBLETests.stranger)
         /// Longer than the 3 s a long press needs.
         static let hold: Duration = .milliseconds(3400)
 
-        /// A private system bus, the emulated BlueZ with the glasses connected (their key device
-        /// made), and a daemon reading that device.
-        struct Rig {
-            let bus: DBusDaemon
-            let emulator: GlassesEmulator
-            let daemon: DaemonProcess
-            let directory: TemporaryDirectory
+        typealias Rig = DaemonCompanionBLETests.Rig
 
-            static func start(_ arguments: [String] = []) async throws -> Rig {
-                let directory = TemporaryDirectory()
-                let inputs = try EmulatedInputDevices(folder: directory.path("input-devices"))
-                let bus = try DBusDaemon()
-                let emulator = try await GlassesEmulator.start(busAddress: bus.address, glasses: glasses, inputDevices: inputs, logger: quiet)
-                let daemon: DaemonProcess
-                do {
-                    try emulator.connect()
-                    daemon = try await DaemonProcess.start(
-                        dataDirectory: directory.path("data"), arguments: ["--log-level", "trace"] + arguments,
-                        environment: [
-                            "DBUS_SYSTEM_BUS_ADDRESS": bus.address, "GLASSES_AUDIO_INPUT_DEVICES": inputs.devicesFile,
-                            "GLASSES_AUDIO_INPUT_DIR": inputs.inputDirectory,
-                        ])
-                } catch {
-                    emulator.close()
-                    throw error
-                }
-                let reading = "AVRCP play/pause) are read: a long press (3 s) opens a pairing window, a short touch starts a command; reading \(inputs.inputDirectory)/event0"
-                let child = daemon.child
-                #expect(try await offCooperativePool { child.waitForError(reading) }, "\(child.stderrSoFar)")
-                return Rig(bus: bus, emulator: emulator, daemon: daemon, directory: directory)
-            }
-
-            /// Waits until the daemon's log holds `text` `count` times.
-            func logged(_ text: String, times count: Int = 1) async throws -> Bool {
-                let child = daemon.child
-                let seen = try await offCooperativePool {
-                    Poll.until({ child.stderrSoFar.components(separatedBy: text).count > count }, attempts: 1200, giveUpIf: { false })
-                }
-                if !seen { Issue.record("the log did not say \"\(text)\" \(count) time(s): \(child.stderrSoFar)") }
-                return seen
-            }
-
-            func close() async throws -> Run.Output {
-                let stopped = try await daemon.stop()
-                emulator.close()
-                return stopped
-            }
+        /// The emulated BlueZ with the glasses connected (their key device made), and a daemon
+        /// that reads that device.
+        static func start(_ arguments: [String] = []) async throws -> Rig {
+            let rig = try await Rig.start(arguments, glasses: glasses, keys: true)
+            let reading = "AVRCP play/pause) are read: a long press (3 s) opens a pairing window, a short touch starts a command; reading "
+            #expect(try await rig.logged(reading + rig.directory.path("input-devices") + "/input/event0"))
+            return rig
         }
 
         @Test("a long press opens the window (the code spoken, the state notified, pairing status 1); another during it changes nothing (the same code pairs) and says so; a short touch opens none and starts a command")
         func longPressOpensTheWindow() async throws {
-            let rig = try await Rig.start()
+            let rig = try await Self.start()
             let child = rig.daemon.child
             #expect(try await offCooperativePool { child.waitForError("ble: GATT application registered on /org/bluez/hci0") }, "\(child.stderrSoFar)")
             let events = try rig.daemon.followEvents()
@@ -117,7 +77,7 @@ extension DaemonSuites {
 
         @Test("--ble off: a long press is logged and opens nothing; the glasses going away and coming back: the daemon says so and reads the new device")
         func bleOffAndReconnect() async throws {
-            let rig = try await Rig.start(["--ble", "off"])
+            let rig = try await Self.start(["--ble", "off"])
             try await rig.emulator.touch(holding: Self.hold)
             #expect(try await rig.logged("button: a long press: Bluetooth LE is off (--ble off), so no pairing window opens"))
             let pairing = try await rig.daemon.request("POST", "/api/pairing")
@@ -133,5 +93,17 @@ extension DaemonSuites {
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(!stopped.stderr.contains("ble: pairing window open for"))
         }
+    }
+}
+
+extension DaemonSuites.DaemonCompanionBLETests.Rig {
+    /// Waits until the daemon's log holds `text` `count` times (records an issue if it never does).
+    func logged(_ text: String, times count: Int = 1) async throws -> Bool {
+        let child = daemon.child
+        let seen = try await offCooperativePool {
+            Poll.until({ child.stderrSoFar.components(separatedBy: text).count > count }, attempts: 1200, giveUpIf: { false })
+        }
+        if !seen { Issue.record("the log did not say \"\(text)\" \(count) time(s): \(child.stderrSoFar)") }
+        return seen
     }
 }
