@@ -36,8 +36,11 @@ struct GlassesButtonService: Service {
     func run() async {
         let (inputs, sink) = AsyncStream<Input>.makeStream()
         let watcher = Task { [routes] in
+            // Following first, then looking: glasses that connect in between are in what follows
+            // (looking first lost them once, in the lab: the daemon said no glasses for good).
+            let outputs = await routes.observe()
             sink.yield(.glasses(await Self.connectedGlasses(routes)))
-            for await _ in await routes.observe() { sink.yield(.glasses(await Self.connectedGlasses(routes))) }
+            for await _ in outputs { sink.yield(.glasses(await Self.connectedGlasses(routes))) }
         }
         var glasses: Device?
         var reader: GlassesButtonReader?
