@@ -25,7 +25,7 @@ extension GlassesButtonTests {
         defer { reader.stop() }
         #expect(reader.state == "reading \(inputs.inputDirectory)/event0")
         try emulator.touch()
-        #expect(try await firstMatch(reader.presses) { $0 } == .playPause)
+        #expect(try await firstMatch(reader.events) { $0.isPress ? true : nil } == true)
 
         // The fold takes the device away: the reader waits for the next one.
         try emulator.disconnect()
@@ -34,7 +34,7 @@ extension GlassesButtonTests {
         try emulator.connect()
         #expect(try await Self.state(of: reader, becomes: "reading \(inputs.inputDirectory)/event1"))
         try emulator.touch()
-        #expect(try await firstMatch(reader.presses) { $0 } == .playPause)
+        #expect(try await firstMatch(reader.events) { $0.isPress ? true : nil } == true)
     }
 
     /// Whether the reader's state becomes `expected` (looked at every 50 ms, for up to 30 s).

@@ -44,14 +44,18 @@ struct GlassesButtonTests {
         #expect(InputDevices.eventNode(forAddress: "00:11:22:33:44:55", name: "Someone Else", in: entries) == nil)
     }
 
-    @Test("play/pause key presses are presses; releases, other keys and other event types are not")
-    func decodesPresses() {
+    @Test("play/pause keys' presses and releases are touches, with the kernel's times; repeats, other keys and other event types are not")
+    func decodesTouches() {
         var decoder = InputEventDecoder()
-        let events = Self.event(type: 1, code: 200, value: 1) + Self.event(type: 0, code: 0, value: 0)
-            + Self.event(type: 1, code: 200, value: 0) + Self.event(type: 1, code: 30, value: 1) + Self.event(type: 1, code: 164, value: 1)
+        let events = Self.event(type: 1, code: 200, value: 1, seconds: 1_800_000_000, microseconds: 250_000)
+            + Self.event(type: 0, code: 0, value: 0) + Self.event(type: 1, code: 200, value: 2)
+            + Self.event(type: 1, code: 200, value: 0, seconds: 1_800_000_003, microseconds: 5) + Self.event(type: 1, code: 30, value: 1)
+            + Self.event(type: 1, code: 164, value: 1, seconds: 7)
         // Split across reads: the decoder keeps a partial event for the next one.
-        #expect(decoder.feed(Array(events.prefix(30))) == [.playPause])
-        #expect(decoder.feed(Array(events.dropFirst(30))) == [.playPause])
+        #expect(decoder.feed(Array(events.prefix(30))) == [.pressed(at: .seconds(1_800_000_000) + .milliseconds(250))])
+        #expect(
+            decoder.feed(Array(events.dropFirst(30)))
+                == [.released(at: .seconds(1_800_000_003) + .microseconds(5)), .pressed(at: .seconds(7))])
     }
 
     @Test("a device that appears after the reader started is read (watched, not polled)")
@@ -75,29 +79,29 @@ struct GlassesButtonTests {
         #expect(rename(staging + "/event3", input + "/event3") == 0)
         let bytes = Self.event(type: 1, code: 200, value: 1) + Self.event(type: 1, code: 200, value: 0)
         #expect(bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == bytes.count)
-        let press = try await firstMatch(reader.presses, guardSeconds: 30) { $0 }
-        #expect(press == .playPause)
+        let press = try await firstMatch(reader.events, guardSeconds: 30) { $0 }
+        #expect(press.isPress)
         #expect(reader.state == "reading \(input)/event3")
         // Stopped, the presses end; stopping again (the thread is gone) does no harm (no SIGPIPE).
         reader.stop()
-        let ended: Bool = try await firstMatch(Self.ends(reader.presses), guardSeconds: 30) { $0 }
+        let ended: Bool = try await firstMatch(Self.ends(reader.events), guardSeconds: 30) { $0 }
         #expect(ended)
         reader.stop()
     }
 
-    /// One element, `true`, once `presses` has finished.
-    static func ends(_ presses: AsyncStream<GlassesButtonPress>) -> AsyncStream<Bool> {
+    /// One element, `true`, once `events` has finished.
+    static func ends(_ events: AsyncStream<GlassesButtonEvent>) -> AsyncStream<Bool> {
         AsyncStream { continuation in
             Task {
-                for await _ in presses {}
+                for await _ in events {}
                 continuation.yield(true)
                 continuation.finish()
             }
         }
     }
 
-    static func event(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 16)  // the time: not read
+    static func event(type: UInt16, code: UInt16, value: Int32, seconds: Int64 = 0, microseconds: Int64 = 0) -> [UInt8] {
+        var bytes = withUnsafeBytes(of: seconds.littleEndian) { Array($0) } + withUnsafeBytes(of: microseconds.littleEndian) { Array($0) }
         for part in [UInt32(type), UInt32(code)] { bytes += [UInt8(part & 0xFF), UInt8(part >> 8)] }
         let raw = UInt32(bitPattern: value)
         bytes += [UInt8(raw & 0xFF), UInt8(raw >> 8 & 0xFF), UInt8(raw >> 16 & 0xFF), UInt8(raw >> 24)]

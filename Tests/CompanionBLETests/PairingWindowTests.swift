@@ -93,6 +93,25 @@ struct PairingWindowTests {
         #expect(old.failureKind == .notAuthorized)
     }
 
+    @Test("the glasses' button asks without replacing: a closed window opens; an open or accepted one stays as it is, its code good, and says how long it has left")
+    func opensUnlessOpen() throws {
+        var window = PairingWindow(openFor: .seconds(120))
+        let opened = window.openUnlessOpen(code: code, now: start)
+        #expect(opened == [.event(.opened(closesIn: .seconds(120))), .speak(code), .closeAt(start + .seconds(120)), .notifyState])
+        let fresh = PairingCode(text: "123456")!
+        let before = window
+        #expect(window.openUnlessOpen(code: fresh, now: start + .seconds(30)) == [.event(.stillOpen(closesIn: .seconds(90)))])
+        #expect(window == before)
+        try window.submit(code, from: phone, now: start + .seconds(40)).0.get()
+        #expect(window.openUnlessOpen(code: fresh, now: start + .seconds(50)) == [.event(.stillOpen(closesIn: .seconds(70)))])
+        #expect(window.stateText == "accepted")
+        // Past its deadline, the old window closes first and a fresh one opens.
+        let late = start + .seconds(121)
+        #expect(
+            window.openUnlessOpen(code: fresh, now: late)
+                == [.event(.closed(.timedOut)), .notifyState, .event(.opened(closesIn: .seconds(120))), .speak(fresh), .closeAt(late + .seconds(120)), .notifyState])
+    }
+
     @Test("codes from a seeded source are six digits, fresh each time, and leading zeros are kept")
     func randomCodes() {
         var generator = SeededGenerator(seed: 27)

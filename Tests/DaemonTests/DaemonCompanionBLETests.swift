@@ -27,13 +27,27 @@ extension DaemonSuites {
             let daemon: DaemonProcess
             let directory: TemporaryDirectory
 
-            static func start(_ arguments: [String] = []) async throws -> Rig {
+            /// `keys`: the glasses connected first, their AVRCP key device (bluetoothd's uinput
+            /// device, played by the emulator) where the daemon looks for it.
+            static func start(_ arguments: [String] = [], glasses: EmulatedGlasses = DaemonCompanionBLETests.glasses, keys: Bool = false) async throws -> Rig {
                 let bus = try DBusDaemon()
-                let emulator = try await GlassesEmulator.start(busAddress: bus.address, glasses: glasses, logger: quiet)
                 let directory = TemporaryDirectory()
-                let daemon = try await DaemonProcess.start(
-                    dataDirectory: directory.path("data"), arguments: ["--log-level", "trace"] + arguments,
-                    environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+                let inputs = try keys ? EmulatedInputDevices(folder: directory.path("input-devices")) : nil
+                let emulator = try await GlassesEmulator.start(busAddress: bus.address, glasses: glasses, inputDevices: inputs, logger: quiet)
+                var environment = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+                let daemon: DaemonProcess
+                do {
+                    if let inputs {
+                        try emulator.connect()
+                        environment["GLASSES_AUDIO_INPUT_DEVICES"] = inputs.devicesFile
+                        environment["GLASSES_AUDIO_INPUT_DIR"] = inputs.inputDirectory
+                    }
+                    daemon = try await DaemonProcess.start(
+                        dataDirectory: directory.path("data"), arguments: ["--log-level", "trace"] + arguments, environment: environment)
+                } catch {
+                    emulator.close()  // a connection libdbus sees dropped unclosed aborts the test process
+                    throw error
+                }
                 return Rig(bus: bus, emulator: emulator, daemon: daemon, directory: directory)
             }
 

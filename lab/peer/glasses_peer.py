@@ -16,8 +16,10 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
     bvra                        AT+BVRA=1 (the button)
     codecs cvsd|cvsd,msbc       the codecs the HF lists (AT+BAC) at the next service-level connection
                                 (the SDP record's wideband bit stays as BT_LAB_HF_CODECS set it)
-    touch [KEY]                 a touch on the temple: AVRCP pass-through KEY (play, pause;
-                                default play) pressed then released; answers the AG's response
+    touch [KEY] [HOLD]          a touch on the temple: AVRCP pass-through KEY (play, pause;
+                                default play) pressed then released; answers the AG's response.
+                                HOLD s: held that long, the press repeated every second meanwhile
+                                (as a held button does: bluetoothd lets go 2 s after the last one)
     mic PATH [DELAY]            the WAV (mono s16: 8 kHz for CVSD, 16 kHz for mSBC) the mic says DELAY s
                                 into the next SCO link
     speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
@@ -495,7 +497,7 @@ class Glasses:
 
     # -- AVRCP: the touch on the temple --------------------------------------------------------
 
-    async def touch(self, key: str) -> str:
+    async def touch(self, key: str, hold: float = 0.0) -> str:
         operation = {"play": avc.PassThroughFrame.OperationId.PLAY,
                      "pause": avc.PassThroughFrame.OperationId.PAUSE}.get(key)
         if operation is None:
@@ -506,11 +508,22 @@ class Glasses:
             event("avrcp-connecting")
             await asyncio.wait_for(self.avrcp.connect(self.connection), AT_TIMEOUT)
         answers = []
-        for pressed in (True, False):
+
+        async def send(pressed: bool) -> None:
             response = await asyncio.wait_for(self.avrcp.send_key_event(operation, pressed), AT_TIMEOUT)
             answers.append(getattr(response.response, "name", str(response.response)))
-        event(f"avrcp-key {key} {'/'.join(answers)}")
-        return "ok " + "/".join(answers)
+
+        loop = asyncio.get_running_loop()
+        await send(True)
+        released_at = loop.time() + hold
+        while (left := released_at - loop.time()) > 0:
+            await asyncio.sleep(min(1.0, left))
+            if released_at - loop.time() > 0:
+                await send(True)
+        await send(False)
+        held = f" held={hold:.1f}" if hold > 0 else ""
+        event(f"avrcp-key {key} {'/'.join(answers)}{held}")
+        return "ok " + "/".join(answers) + held
 
     # -- link loss --------------------------------------------------------------------------
 
@@ -594,7 +607,7 @@ class Glasses:
             self.codecs = [names[word] for word in arguments[0].split(",")]
             return "ok at the next service-level connection: " + ", ".join(codec.name for codec in self.codecs)
         if name == "touch":
-            return await self.touch(arguments[0] if arguments else "play")
+            return await self.touch(arguments[0] if arguments else "play", float(arguments[1]) if len(arguments) > 1 else 0.0)
         if name == "mic" and arguments:
             return self.set_mic(arguments[0], float(arguments[1]) if len(arguments) > 1 else 0.0)
         if name == "speaker" and arguments:

@@ -1,7 +1,9 @@
 import AssistantService
+import BluezBackend
 import CompanionBLE
 import ESPHomeAPI
 import ESPHomeServer
+import Foundation
 import WyomingServer
 public import ServiceLifecycle
 
@@ -20,6 +22,8 @@ public import ServiceLifecycle
 ///   through Avahi when it runs;
 /// - companion app (Bluetooth LE): seed 001's GATT services and advertisement through BlueZ,
 ///   the spoken-code pairing; unless `ble` is off;
+/// - the glasses' button: the connected glasses' touches (AVRCP play/pause); a long press
+///   asks for a pairing window, a short touch is push-to-talk;
 /// - wake preparation: the wake word in force prepared off the start (a new phrase trains for
 ///   minutes, said with its progress), then listening starts when configured to; stopped early
 ///   on shutdown, between two training utterances;
@@ -42,6 +46,10 @@ public enum DaemonServices {
             services.append(CompanionBLEService(peripheral: companion, logger: context.logger))
             services.append(CompanionNameFollower(events: context.events, state: context.assistantState, companion: companion))
         }
+        services.append(
+            GlassesButtonService(
+                routes: context.routes, assistant: context.assistant, companion: context.companion,
+                inputPaths: GlassesButtonReader.inputPaths(ProcessInfo.processInfo.environment), logger: context.logger))
         services.append(WyomingNoticeForwarder(bus: context.events, notices: context.wyomingNotices, timers: context.timers))
         services.append(WyomingAnnouncementPlayer(link: context.wyoming.satellite, assistant: context.assistant))
         let (assistant, listen) = (context.assistant, context.configuration.listen)

@@ -78,16 +78,23 @@ public final class EmulatedInputDevices: Sendable {
     /// A key pressed and released on the device named `name` (`code`: KEY_PLAYCD is 200), each
     /// followed by a sync report, as uinput delivers a pass-through key.
     func pressAndRelease(name: String, code: UInt16) throws {
+        try key(name: name, code: code, values: [1, 0])
+    }
+
+    /// The key `code` on the device named `name` goes to each of `values` (1 down, 0 up), each
+    /// followed by a sync report. What no reader took before is dropped first when the key goes
+    /// down (an input device's events reach the readers it has now: evdev never hands a reader
+    /// that opens later the keys pressed before); a release alone keeps it (the press of a hold).
+    func key(name: String, code: UInt16, values: [Int32]) throws {
         guard let device = state.withLock({ $0.devices.last { $0.name == name } }) else {
             throw EmulatorError.invalid("no input device \"\(name)\": AVRCP is not connected")
         }
-        // An input device's events reach the readers it has now: what no reader took (the FIFO
-        // keeps it, the emulator holding it open) is dropped first, as evdev would never hand
-        // a reader that opens later the keys pressed before.
-        var stale = [UInt8](repeating: 0, count: 4096)
-        while read(device.descriptor, &stale, stale.count) > 0 {}
+        if values.first == 1 {
+            var stale = [UInt8](repeating: 0, count: 4096)
+            while read(device.descriptor, &stale, stale.count) > 0 {}
+        }
         var bytes: [UInt8] = []
-        for value: Int32 in [1, 0] {
+        for value in values {
             bytes += Self.event(type: 1, code: code, value: value)  // EV_KEY
             bytes += Self.event(type: 0, code: 0, value: 0)  // EV_SYN, SYN_REPORT
         }

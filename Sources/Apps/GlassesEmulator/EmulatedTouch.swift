@@ -20,9 +20,25 @@ extension GlassesEmulator {
     /// (200) press and release on its input device. Throws while not connected, or when the
     /// glasses offer no AVRCP or the emulator has no input devices.
     public func touch() throws {
+        try keys().pressAndRelease(name: keysName, code: 200)
+        logger.info("touch: AVRCP PLAY pressed and released (KEY_PLAYCD)")
+    }
+
+    /// A touch held for `hold`: PLAY pressed now, released after `hold` (the glasses repeat the
+    /// pass-through press meanwhile, and bluetoothd keeps the key down: its input device sees
+    /// one press and one release). Throws as ``touch()``.
+    public func touch(holding hold: Duration) async throws {
+        try keys().key(name: keysName, code: 200, values: [1])
+        logger.info("touch: AVRCP PLAY pressed, held for \(hold)")
+        try await Task.sleep(for: hold)
+        try keys().key(name: keysName, code: 200, values: [0])
+        logger.info("touch: AVRCP PLAY released")
+    }
+
+    /// The input devices the glasses' keys reach, while connected with AVRCP.
+    private func keys() throws -> EmulatedInputDevices {
         guard isConnected else { throw EmulatorError.invalid("the glasses are not connected") }
         guard let inputDevices, glasses.offersMedia else { throw EmulatorError.invalid("the glasses' keys reach no input device (no AVRCP)") }
-        try inputDevices.pressAndRelease(name: keysName, code: 200)
-        logger.info("touch: AVRCP PLAY pressed and released (KEY_PLAYCD)")
+        return inputDevices
     }
 }

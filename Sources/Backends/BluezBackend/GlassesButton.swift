@@ -1,15 +1,30 @@
 import Foundation
 
-/// A touch on the glasses that asks for the assistant: AVRCP pass-through play/pause.
+/// A touch on the glasses: AVRCP pass-through play/pause pressed or released, at the time the
+/// kernel stamped on it (`struct input_event`'s time: the system's real-time clock, as seconds
+/// since the epoch, unless a reader asks evdev for another clock).
 ///
 /// Neither sound server hands `AT+BVRA` (the HFP voice-recognition key) on: PipeWire 0.3.65
 /// answers ERROR, PulseAudio 16 OK and nothing else (docs/bluez.md). AVRCP keys do reach us:
 /// with no media player registered, bluetoothd turns the keys of a connected device's AVRCP
 /// controller into key events of an input device of its own (uinput; `Uniq` is the device's
-/// address), which this reads.
-public enum GlassesButtonPress: Sendable, Equatable {
+/// address), which this reads. A key held down stays down there while the glasses repeat the
+/// pass-through press (bluetoothd lets go of it 2 s after the last one), so a hold is a press
+/// and, when it ends, a release.
+public enum GlassesButtonEvent: Sendable, Equatable {
     /// KEY_PLAYPAUSE, KEY_PLAYCD or KEY_PAUSECD pressed.
-    case playPause
+    case pressed(at: Duration)
+    /// The same key released.
+    case released(at: Duration)
+
+    public var isPress: Bool { if case .pressed = self { true } else { false } }
+
+    /// The clock the kernel stamps touches with (real time, since the epoch), read now.
+    public static func clockNow() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
 }
 
 /// One entry of `/proc/bus/input/devices`.
@@ -71,18 +86,21 @@ public struct InputEventDecoder: Sendable {
 
     public init() {}
 
-    /// The presses in `bytes` (a press is value 1; releases and repeats are not presses).
-    public mutating func feed(_ bytes: [UInt8]) -> [GlassesButtonPress] {
+    /// The play/pause presses (value 1) and releases (value 0) in `bytes`, with their times;
+    /// the kernel's repeats (value 2), other keys and other event types are not touches.
+    public mutating func feed(_ bytes: [UInt8]) -> [GlassesButtonEvent] {
         pending += bytes
-        var presses: [GlassesButtonPress] = []
+        var touches: [GlassesButtonEvent] = []
         while pending.count >= Self.size {
             let event = Array(pending.prefix(Self.size))
             pending.removeFirst(Self.size)
-            let type = UInt16(event[16]) | UInt16(event[17]) << 8
-            let code = UInt16(event[18]) | UInt16(event[19]) << 8
-            let value = Int32(bitPattern: UInt32(event[20]) | UInt32(event[21]) << 8 | UInt32(event[22]) << 16 | UInt32(event[23]) << 24)
-            if type == Self.keyEvent, value == 1, Self.playPauseKeys.contains(code) { presses.append(.playPause) }
+            func integer(_ range: Range<Int>) -> UInt64 { range.reversed().reduce(0) { $0 << 8 | UInt64(event[$1]) } }
+            let type = UInt16(integer(16..<18)), code = UInt16(integer(18..<20))
+            let value = Int32(bitPattern: UInt32(integer(20..<24)))
+            guard type == Self.keyEvent, Self.playPauseKeys.contains(code) else { continue }
+            let time = Duration.seconds(Int64(bitPattern: integer(0..<8))) + .microseconds(Int64(bitPattern: integer(8..<16)))
+            if value == 1 { touches.append(.pressed(at: time)) } else if value == 0 { touches.append(.released(at: time)) }
         }
-        return presses
+        return touches
     }
 }

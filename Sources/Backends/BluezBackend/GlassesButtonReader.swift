@@ -2,12 +2,13 @@ import Foundation
 import Synchronization
 
 /// Reads the glasses' touches from the input device bluetoothd makes for their AVRCP keys
-/// (see ``GlassesButtonPress``). The device appears when AVRCP connects, which may be after
+/// (see ``GlassesButtonEvent``). The device appears when AVRCP connects, which may be after
 /// the reader starts: `/dev/input` is watched (inotify) and the node opened once it is there.
 /// Everything waits on `poll(2)` in one thread of its own, which a socket pair wakes to stop
 /// (`send` with `MSG_NOSIGNAL`: a second `stop`, after the thread has gone, is no SIGPIPE).
 public final class GlassesButtonReader: Sendable {
-    public let presses: AsyncStream<GlassesButtonPress>
+    /// The touches (presses and releases), in order; finished when the reader stops.
+    public let events: AsyncStream<GlassesButtonEvent>
     /// What the reader is doing, in words (for a status line): "waiting for …", "reading …".
     public var state: String { stateBox.value.withLock { $0 } }
     private let stateBox = StateBox()
@@ -20,8 +21,8 @@ public final class GlassesButtonReader: Sendable {
             throw BluezError("cannot make a socket pair for the button reader: \(String(cString: strerror(errno)))")
         }
         stopPipe = (fds[0], fds[1])
-        let (stream, continuation) = AsyncStream<GlassesButtonPress>.makeStream()
-        presses = stream
+        let (stream, continuation) = AsyncStream<GlassesButtonEvent>.makeStream()
+        events = stream
         let stopFD = fds[0]
         let box = stateBox
         // Looked up once here, so that `state` says at once whether the device is there.
@@ -34,6 +35,13 @@ public final class GlassesButtonReader: Sendable {
         }
         thread.name = "glasses-button"
         thread.start()
+    }
+
+    /// Where the kernel's input devices are listed and their nodes are: `/proc/bus/input/devices`
+    /// and `/dev/input`, unless the environment names others (the emulator's sandbox plays them
+    /// in a folder of its own and says where: GLASSES_AUDIO_INPUT_DEVICES, GLASSES_AUDIO_INPUT_DIR).
+    public static func inputPaths(_ environment: [String: String]) -> (devicesFile: String, inputDirectory: String) {
+        (environment["GLASSES_AUDIO_INPUT_DEVICES"] ?? "/proc/bus/input/devices", environment["GLASSES_AUDIO_INPUT_DIR"] ?? "/dev/input")
     }
 
     public func stop() {
@@ -61,7 +69,7 @@ public final class GlassesButtonReader: Sendable {
 
     private static func run(
         address: String, name: String?, devicesFile: String, inputDirectory: String, initial: Int32, stop: Int32, state box: StateBox,
-        yield: (GlassesButtonPress) -> Void
+        yield: (GlassesButtonEvent) -> Void
     ) {
         defer { close(stop) }
         let watch = inotify_init1(Int32(IN_CLOEXEC))
@@ -89,7 +97,7 @@ public final class GlassesButtonReader: Sendable {
                     device = -1
                     continue
                 }
-                for press in decoder.feed(Array(buffer[0..<count])) { yield(press) }
+                for touch in decoder.feed(Array(buffer[0..<count])) { yield(touch) }
             }
         }
     }

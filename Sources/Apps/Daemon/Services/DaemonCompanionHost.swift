@@ -65,6 +65,9 @@ struct DaemonCompanionHost: CompanionHost {
         case .opened(let closesIn):
             logger.info("ble: pairing window open for \(closesIn.components.seconds) s")
             await events.publish("pairing.opened", ["closes_in": .number(Double(closesIn.components.seconds))])
+        case .stillOpen(let closesIn):
+            logger.info("ble: a pairing window is open already (closes in \(closesIn.components.seconds) s): it stays as it is")
+            await events.publish("pairing.still_open", ["closes_in": .number(Double(closesIn.components.seconds))])
         case .attempt(let device, let accepted, let left):
             logger.notice("ble: pairing code from \(device) \(accepted ? "accepted" : "refused") (\(left) attempts left)")
             await events.publish("pairing.attempt", ["device": .string(device), "accepted": .bool(accepted), "attempts_left": .number(Double(left))])

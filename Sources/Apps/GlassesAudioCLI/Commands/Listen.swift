@@ -221,7 +221,7 @@ struct Listen: AsyncParsableCommand {
                 if let touches {
                     // Push-to-talk on the glasses: each touch is a trigger without the wake word.
                     group.addTask {
-                        for await _ in touches.presses {
+                        for await touch in touches.events where touch.isPress {
                             if !json { printStatus("the glasses were touched: listening") }
                             assistant.trigger(skipWake: true)
                         }
@@ -262,12 +262,10 @@ extension Listen {
         }
         let reader: GlassesButtonReader
         do {
-            // The emulator's sandbox plays the kernel's input devices in a folder of its own and says where.
-            let environment = ProcessInfo.processInfo.environment
+            let paths = GlassesButtonReader.inputPaths(ProcessInfo.processInfo.environment)
             reader = try GlassesButtonReader(
                 address: glasses.id.rawValue, name: glasses.name.isEmpty ? nil : glasses.name,
-                devicesFile: environment["GLASSES_AUDIO_INPUT_DEVICES"] ?? "/proc/bus/input/devices",
-                inputDirectory: environment["GLASSES_AUDIO_INPUT_DIR"] ?? "/dev/input")
+                devicesFile: paths.devicesFile, inputDirectory: paths.inputDirectory)
         } catch {
             throw CLIError("--button: \(error)")
         }

@@ -47,6 +47,17 @@ public struct PairingWindow: Sendable, Equatable {
         return actions
     }
 
+    /// Opens a window with `code` unless one is open (or a phone's code was accepted in it):
+    /// that one then stays as it is, its code good, and the event says how long it has left.
+    /// The glasses' button asks this way: a second press must not change the code being spoken.
+    public mutating func openUnlessOpen(code: PairingCode, now: Instant) -> [PairingAction] {
+        let actions = tick(now: now)
+        switch phase {
+        case .closed: return actions + open(code: code, now: now)
+        case .open(_, let deadline, _), .accepted(_, let deadline): return actions + [.event(.stillOpen(closesIn: deadline - now))]
+        }
+    }
+
     /// The clock reached `now`: a window past its deadline closes.
     public mutating func tick(now: Instant) -> [PairingAction] {
         switch phase {
@@ -149,6 +160,8 @@ public enum PairingAction: Sendable, Equatable {
 /// One thing that happened to the pairing, for the event bus and the log. The code is never in it.
 public enum PairingEvent: Sendable, Equatable {
     case opened(closesIn: Duration)
+    /// A request to open found a window open: it stays as it was, closing in `closesIn`.
+    case stillOpen(closesIn: Duration)
     case attempt(device: String, accepted: Bool, attemptsLeft: Int)
     case keyReleased(device: String)
     case closed(PairingWindow.CloseReason)

@@ -86,10 +86,24 @@ public final class CompanionPeripheral: Sendable {
     /// Opens a pairing window with a fresh code, which the glasses then speak; throws (with
     /// the reason) when Bluetooth LE cannot pair now. Returns how long the window stays open.
     public func openWindow() throws(CompanionUnavailable) -> Duration {
+        try requestWindow { $0.open(code: $1, now: $2) }
+    }
+
+    /// Opens a pairing window unless one is open, which then stays as it is (the glasses'
+    /// button: see ``PairingWindow/openUnlessOpen(code:now:)``); throws as ``openWindow()``.
+    public func openWindowUnlessOpen() throws(CompanionUnavailable) {
+        _ = try requestWindow { $0.openUnlessOpen(code: $1, now: $2) }
+    }
+
+    /// The one way a window is asked for: refused while pairing cannot start, else `open`
+    /// decides with a fresh code, and its actions are carried out. Returns a window's length.
+    private func requestWindow(
+        _ open: (inout PairingWindow, PairingCode, ContinuousClock.Instant) -> [PairingAction]
+    ) throws(CompanionUnavailable) -> Duration {
         let (actions, length): ([PairingAction], Duration) = try state.withLock { state throws(CompanionUnavailable) in
             if let reason = state.unavailable { throw CompanionUnavailable(reason: reason) }
             let code = codes.withLock { generator in PairingCode.random(using: &generator) }
-            return (state.window.open(code: code, now: clock.now), state.window.openFor)
+            return (open(&state.window, code, clock.now), state.window.openFor)
         }
         perform(actions)
         return length

@@ -17,10 +17,9 @@ struct ControlRoutes {
             return JSONResponse.make(["success": JSONValue.bool(true), "message": "Waking up"])
         }
         router.post("/api/listen") { _, _ in
-            guard await context.assistant.phase != .asleep else {
+            guard await PushToTalk.start(context.assistant) else {
                 throw APIError(.conflict, "the assistant is asleep: POST /api/control/wake first")
             }
-            context.assistant.trigger(skipWake: true)
             return JSONResponse.make(["success": JSONValue.bool(true), "message": "Listening for a command"], status: .accepted)
         }
     }
