@@ -97,6 +97,11 @@ struct CompanionTableTests {
         }
     }
 
+    @Test("the response before any action is the action response for 'ready', byte for byte")
+    func readyResponse() {
+        #expect(CompanionReadout.readyResponse == CompanionReadout.actionResponse(success: true, ["message": "ready"]))
+    }
+
     @Test("reads: settings in the seed's formats, access by flags and pairing, long reads by offset")
     func reads() throws {
         let settings = AssistantSettings.defaults

@@ -9,7 +9,10 @@ public enum ProfileParser {
             throw ProfileLoadError(file: file, line: nil, message: error.description)
         }
         do {
-            guard let node = try Yams.compose(yaml: yaml) else {
+            // `.basic`: no implicit tags. The default resolver matches every plain scalar against
+            // NSRegularExpression rules (ICU's regex engine) to tag it bool/int/float/null, and the
+            // reader never asks a tag: its keys are plain words and its numbers are read from text.
+            guard let node = try Yams.compose(yaml: yaml, .basic) else {
                 throw ProfileLoadError(file: file, line: nil, message: "empty profile")
             }
             root = node

@@ -38,7 +38,8 @@ public enum YAMLText {
     public static func settings(_ text: String, name: String) throws(YAMLTextError) -> [(key: String, value: String?)] {
         try checkDepth(text, name: name)
         let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch { throw YAMLTextError("\(name) is not valid YAML: \(error)") }
+        // `.basic`: no implicit tags (no ICU regex per scalar); only the scalars' text is read.
+        do { node = try Yams.compose(yaml: text, .basic) } catch { throw YAMLTextError("\(name) is not valid YAML: \(error)") }
         guard let node else { return [] }
         guard let mapping = node.mapping else {
             throw YAMLTextError("\(name) must be a mapping of settings (key: value), e.g. 'http-port: 8742'")

@@ -60,7 +60,7 @@ public final class Store: Sendable {
             try db.execute(
                 sql: "INSERT INTO setting (key, value, updatedAt) VALUES ('assistant', ?, ?) "
                     + "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
-                arguments: [json, Date()])
+                arguments: [json, StorageDateText.text(Date())])
             return settings
         }
     }

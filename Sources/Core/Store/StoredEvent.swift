@@ -28,5 +28,14 @@ struct EventRow: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// The columns as the synthesized encoding wrote them, the time as GRDB's own text
+    /// (``StorageDateText``) without GRDB's `DateFormatter`.
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["type"] = type
+        container["time"] = StorageDateText.text(time)
+        container["data"] = data
+    }
+
     var stored: StoredEvent { StoredEvent(id: id ?? 0, type: type, time: time, data: data) }
 }

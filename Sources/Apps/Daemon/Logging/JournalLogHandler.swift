@@ -27,7 +27,7 @@ public struct JournalLogHandler: LogHandler {
         let text = "\(label): \(event.message)\(fields)"
         let line = journald
             ? "<\(Self.priority(event.level))>\(text)\n"
-            : "\(Date().formatted(.iso8601)) \(event.level) \(text)\n"
+            : "\(UTCTimestamp.text(secondsSince1970: Date().timeIntervalSince1970)) \(event.level) \(text)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

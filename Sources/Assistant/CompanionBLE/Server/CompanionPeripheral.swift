@@ -14,7 +14,7 @@ public final class CompanionPeripheral: Sendable {
         /// The phone the key was last given to: it may read the rest of it (a long read comes
         /// at growing offsets), nobody else.
         var keyReader: String?
-        var actionResponse: [UInt8] = CompanionReadout.actionResponse(success: true, ["message": "ready"])
+        var actionResponse: [UInt8] = CompanionReadout.readyResponse
         var statusMode = "active"
         /// Why pairing cannot start now (no BlueZ, no LE adapter, not registered yet); nil when it can.
         var unavailable: String? = "Bluetooth LE is not registered with BlueZ yet"

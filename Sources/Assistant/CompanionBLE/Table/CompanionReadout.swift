@@ -16,6 +16,11 @@ public enum CompanionReadout {
         }
     }
 
+    /// The action response before any action, `actionResponse(success: true, ["message": "ready"])`
+    /// written out: the daemon starts with it, and `.sortedKeys` sorts by ICU collation (which
+    /// the listening daemon needs for nothing else; issue 30).
+    public static let readyResponse: [UInt8] = Array(#"{"message":"ready","success":true}"#.utf8)
+
     /// `{"success": true|false, …}`: seed 001's action response.
     public static func actionResponse(success: Bool, _ fields: [String: any Sendable] = [:]) -> [UInt8] {
         var object: [String: Any] = fields
