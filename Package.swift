@@ -256,7 +256,7 @@ let package = Package(
             name: "CLITests", dependencies: ["TestKit", "AudioCore", "Speech"], swiftSettings: strict),
 
         // Neural wake word: a `.tflite` reader with its own kernels, and openWakeWord on it.
-        .target(name: "TFLiteGraph", dependencies: ["CBLAS"], swiftSettings: strict + optimisedInDebug),
+        .target(name: "TFLiteGraph", dependencies: ["CBLAS", "AudioCore"], swiftSettings: strict + optimisedInDebug),
         .target(name: "OpenWakeWord", dependencies: ["TFLiteGraph", "Voice"], swiftSettings: strict + optimisedInDebug),
         // The local assistant's command classifier on openWakeWord's features (models/commands).
         .target(name: "CommandClassifier", dependencies: ["OpenWakeWord", "TFLiteGraph", "AudioCore"], swiftSettings: strict + optimisedInDebug),

@@ -26,18 +26,20 @@ struct ALSABackendTests {
         await backend.shutdown()
     }
 
-    @Test("null PCM: capture delivers frames of one 20 ms period each, silent, in order")
+    @Test("null PCM: capture delivers frames of one 80 ms capture frame each (four 20 ms periods), silent, in order")
     func nullCapture() async throws {
         let config = try ALSATestConfig("pcm.quiet { type null }\n")
         let backend = try config.backend()
         let frames = try await backend.openCapture(source: "quiet", format: format)
         // The null PCM has no clock: it fills the stream's buffer faster than anyone reads, so
-        // only order and period size are checked (a real device paces itself).
-        var last: Int64 = -320
+        // only order and frame size are checked (a real device paces itself).
+        let frameLength = CaptureFrame.frames(sampleRate: 16000)
+        #expect(frameLength == 1280 && frameLength == 4 * ALSABufferSettings.voice.periodFrames(rate: 16000))
+        var last = Int64(-frameLength)
         var count = 0
         for try await frame in frames {
-            #expect(frame.start.frame > last && frame.start.frame % 320 == 0)
-            #expect(frame.buffer.frameCount == 320)
+            #expect(frame.start.frame > last && frame.start.frame % Int64(frameLength) == 0)
+            #expect(frame.buffer.frameCount == frameLength)
             #expect(frame.buffer.samples.allSatisfy { $0 == 0 })
             last = frame.start.frame
             count += 1

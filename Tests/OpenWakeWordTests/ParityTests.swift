@@ -55,6 +55,17 @@ struct ParityTests {
         }
     }
 
+    /// The mel model's two STFT convolutions are recognised as a windowed DFT's parts when it
+    /// loads: they run as FFTs, and their filters (half a megabyte each) are not kept. The test
+    /// above checks that its values still match pyopen-wakeword's.
+    @Test func theMelModelsTransformRunsAsFFTs() throws {
+        let directory = try Self.requireModels()
+        let mel = try OpenWakeWordModels.load(OpenWakeWordModels.melspectrogramFile, in: directory)
+        #expect(mel.constant(named: "convolution_1") == nil)
+        #expect(mel.constant(named: "convolution1") == nil)
+        #expect(mel.constant(named: "Const_3")?.shape == [257, 32])
+    }
+
     /// How the audio is cut into pieces does not change a single value.
     @Test func chunkingDoesNotChangeEmbeddings() async throws {
         let directory = try Self.requireModels()

@@ -1,3 +1,4 @@
+import Foundation
 import TestKit
 import Testing
 @testable import TFLiteGraph
@@ -56,6 +57,58 @@ struct KernelTests {
         let fromColumns = try Convolution.conv2D(input, filter: columns, bias: bias, p)
         #expect(fromColumns.shape == fromFile.shape)
         #expect(zip(fromColumns.values, fromFile.values).allSatisfy { abs($0 - $1) < 1e-5 })
+    }
+
+    /// The real (`cos`) or imaginary (`-sin`) part of an N-point DFT with `window`, as an OHWI
+    /// filter `[N/2+1, 1, N, 1]`: what openWakeWord's mel model convolves the audio with.
+    static func fourierFilter(_ part: FourierFilter.Part, window: [Float]) -> Tensor {
+        let size = window.count, bins = size / 2 + 1
+        var values: [Float] = []
+        for bin in 0..<bins {
+            for tap in 0..<size {
+                let phase = 2 * Double.pi * Double(bin * tap) / Double(size)
+                values.append(window[tap] * Float(part == .real ? cos(phase) : -sin(phase)))
+            }
+        }
+        return Tensor(shape: [bins, 1, size, 1], values: values)
+    }
+
+    /// A Hann window of 24 taps centred in 32, as librosa pads a shorter window to the FFT size.
+    static let paddedHann: [Float] = [Float](repeating: 0, count: 4)
+        + (0..<24).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / 24)) } + [Float](repeating: 0, count: 4)
+
+    /// A filter that is one part of a windowed DFT runs as FFTs and gives what its product gives.
+    @Test(arguments: [FourierFilter.Part.real, .imaginary])
+    func fourierFiltersRunAsTransformsGiveTheProduct(part: FourierFilter.Part) throws {
+        let filter = Self.fourierFilter(part, window: Self.paddedHann)
+        let fourier = try #require(FourierFilter.recognise(filter))
+        #expect(fourier.part == part)
+        // The imaginary part's filters are zero at taps 0 and N/2 whatever the window: it is 0 there.
+        let determined = (0..<32).filter { part == .real || $0 % 16 != 0 }
+        #expect(determined.allSatisfy { abs(fourier.window[$0] - Self.paddedHann[$0]) < 1e-5 })
+        var p = Conv2DParameters(samePadding: false, strideWidth: 10, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .none)
+        let signal = (0..<(2 * 2 * 100)).map { Float(sin(Double($0) * 0.37) + 0.3 * cos(Double($0) * 1.9)) }
+        let input = Tensor(shape: [2, 2, 100, 1], values: signal)
+        let bias = Tensor(shape: [17], values: (0..<17).map { Float($0) * 0.01 })
+        let product = try Convolution.conv2D(input, filter: filter, bias: bias, p)
+        p.fourier = fourier
+        let transformed = try Convolution.fourier(input, fourier, bias: bias, p)
+        #expect(transformed.shape == product.shape)
+        #expect(transformed.shape == [2, 2, 7, 17])
+        let worst = zip(transformed.values, product.values).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 1e-4, "largest difference \(worst)")
+    }
+
+    /// Filters a weight away from a transform, of another size or of other weights are convolved as they are.
+    @Test func otherFiltersAreNotTakenForTransforms() {
+        var nudged = Self.fourierFilter(.real, window: Self.paddedHann)
+        nudged.values[3 * 32 + 10] += 0.01
+        #expect(FourierFilter.recognise(nudged) == nil)
+        #expect(FourierFilter.recognise(Self.ramp([17, 1, 32, 1])) == nil)
+        #expect(FourierFilter.recognise(Self.ramp([16, 1, 32, 1])) == nil)
+        #expect(FourierFilter.recognise(Tensor(shape: [17, 1, 32, 1])) == nil)
+        let twoChannels = Tensor(shape: [17, 1, 16, 2], values: Self.fourierFilter(.real, window: Self.paddedHann).values)
+        #expect(FourierFilter.recognise(twoChannels) == nil)
     }
 
     @Test func filterColumnsOfAnotherFilterAreRefused() {

@@ -109,11 +109,13 @@ public final class ALSAAudioBackend: AudioDeviceBackend {
             of: AudioFrame.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(500))
         let box = StopBox()
         continuation.onTermination = { _ in box.stop() }
+        // libasound wakes the thread each period; a frame is handed on when a whole one is read.
+        let frames = max(pcm.periodFrames, CaptureFrame.frames(sampleRate: format.sampleRate))
         let thread = Thread {
             var clock = SampleClock(sampleRate: format.sampleRate)
             while !box.isStopped {
                 do {
-                    let samples = try pcm.read(frames: pcm.periodFrames)
+                    let samples = try pcm.read(frames: frames)
                     continuation.yield(clock.stamp(AudioBuffer(format: format, samples: samples)))
                 } catch {
                     continuation.finish(throwing: StreamSessionError.audioStreamingError("\(error)"))

@@ -5,7 +5,8 @@ public struct ALSABufferSettings: Sendable, Hashable, CustomStringConvertible {
     public var period: Duration
     public var buffer: Duration
 
-    /// 20 ms periods in an 80 ms buffer: what a voice capture at 16 kHz wants.
+    /// 20 ms periods in an 80 ms buffer: what a voice capture at 16 kHz wants (handed on in
+    /// ``CaptureFrame`` frames of 80 ms, four periods).
     public static let voice = ALSABufferSettings(period: .milliseconds(20), buffer: .milliseconds(80))
     /// 25 ms periods in a 200 ms buffer: playback that survives a busy machine.
     public static let media = ALSABufferSettings(period: .milliseconds(25), buffer: .milliseconds(200))

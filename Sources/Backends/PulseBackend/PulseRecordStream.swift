@@ -1,3 +1,4 @@
+import AudioBackend
 import AudioCore
 import Foundation
 import Routing
@@ -7,17 +8,12 @@ import Routing
 /// Opened with `PA_STREAM_DONT_MOVE`: when its source goes away PulseAudio kills the stream
 /// instead of quietly moving it to another mic, and the stream ends with
 /// `audioStreamingError`. Data arrives in the read callback on the mainloop thread, is copied
-/// out, gathered into frames of at least ``frameDuration``, stamped on a sample clock and handed on; nothing
+/// out, gathered into frames of at least ``CaptureFrame/duration``, stamped on a sample clock and handed on; nothing
 /// ever waits on it. Audio lost on the way is counted and said (``CaptureLosses``, through
 /// `notes`): holes the server left, frames dropped here because the reader fell behind; and
 /// when the stream ends, what it received and lost. (The server forwards a Bluetooth source's packets as they come, every 3 ms
 /// or so on HFP, whatever fragment size is asked for: handing each on alone cost the listening
 /// assistant more CPU in task switches than its whole voice stage.)
-///
-/// Frames of 80 ms, the wake engine's own step: each frame wakes the reader's task and the voice
-/// stage's. A listening session on PipeWire and the emulated glasses took 2.43 % of a core with
-/// 20 ms frames and 1.57 % with 80 ms (`bench/assistant-bench.sh`'s listening case, issue 30);
-/// what the user waits for moves by at most one frame (a wake, the end of a command).
 ///
 /// Unchecked `Sendable`: its vars are touched only under the threaded mainloop's lock (`context.locked`, or in its callbacks).
 final class PulseRecordStream: @unchecked Sendable {
@@ -31,7 +27,6 @@ final class PulseRecordStream: @unchecked Sendable {
     private var pending: [Float] = []
     private let frameSamples: Int
     private var finished = false
-    static let frameDuration = Duration.milliseconds(80)
     /// Whether the server has handed over audio yet. Holes before that are not kept: on a
     /// Bluetooth HFP source PulseAudio 16 hands a new stream holes (no data) for seconds before
     /// the SCO packets flow (seen in the lab under emulation; `parec` skips holes), and as zeros
@@ -51,7 +46,7 @@ final class PulseRecordStream: @unchecked Sendable {
         self.format = format
         self.continuation = continuation
         clock = SampleClock(sampleRate: format.sampleRate)
-        frameSamples = Int(Double(format.sampleRate) * Self.frameDuration.inSeconds) * format.channels
+        frameSamples = CaptureFrame.frames(sampleRate: format.sampleRate) * format.channels
         pending.reserveCapacity(frameSamples * 2)
         losses = CaptureLosses(source: source, sampleRate: format.sampleRate, channels: format.channels)
         self.notes = notes

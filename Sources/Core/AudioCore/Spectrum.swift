@@ -9,9 +9,6 @@ public final class Spectrum {
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let plan: fftwf_plan
 
-    /// FFTW's planner is not thread-safe; only plan creation and destruction take this lock.
-    private static let planner = Mutex(())
-
     public init(size: Int) {
         precondition(size > 1)
         self.size = size
@@ -21,12 +18,12 @@ public final class Spectrum {
         self.output = output
         // The plan is made under the planner's lock and used only by this instance.
         nonisolated(unsafe) var made: fftwf_plan?
-        Self.planner.withLock { _ in made = fftwf_plan_dft_r2c_1d(Int32(size), input, output, CFFTW_ESTIMATE) }
+        fftwPlanner.withLock { _ in made = fftwf_plan_dft_r2c_1d(Int32(size), input, output, CFFTW_ESTIMATE) }
         plan = made!
     }
 
     deinit {
-        Self.planner.withLock { _ in fftwf_destroy_plan(plan) }
+        fftwPlanner.withLock { _ in fftwf_destroy_plan(plan) }
         fftwf_free(input)
         fftwf_free(output)
     }

@@ -96,6 +96,9 @@ struct Conv2DParameters {
     /// (prepared once when the model loads, ``ConvolutionFilter``): the filter's own shape,
     /// `[out, height, width, channels]`. `nil`: the operand is the file's OHWI filter.
     var filterShape: [Int]? = nil
+    /// Set when the filter is one part of a windowed DFT (``FourierFilter``), recognised when the
+    /// model loads: the operator runs as an FFT per frame, and the filter operand may be gone.
+    var fourier: FourierFilter? = nil
 }
 
 struct PoolParameters {

@@ -15,6 +15,9 @@ extension TFLiteGraph {
         }
         switch operation.kind {
         case .conv2D(let parameters):
+            if let fourier = parameters.fourier {
+                return [try Convolution.fourier(try operand(0), fourier, bias: try optional(2), parameters)]
+            }
             return [try Convolution.conv2D(try operand(0), filter: try operand(1), bias: try optional(2), parameters)]
         case .fullyConnected(let activation, let keepDims):
             return [try MatrixProduct.fullyConnected(

@@ -209,7 +209,7 @@ extension TFLiteGraph {
             guard padTop == 0, Self.noBottomPadding(inputShape[1], p.filterHeight, p.strideHeight, 1, p.samePadding) else { return nil }
             (rows, stride) = (size, p.strideHeight)
         case .conv2D(let p):
-            guard let filter = constant(1).map({ p.filterShape ?? $0.shape }), filter.count == 4,
+            guard let filter = p.filterShape ?? constant(1)?.shape, filter.count == 4,
                 Self.noBottomPadding(inputShape[1], filter[1], p.strideHeight, p.dilationHeight, p.samePadding)
             else { return nil }
             let (size, padTop) = Convolution.outputSize(

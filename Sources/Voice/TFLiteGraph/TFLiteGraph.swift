@@ -99,6 +99,7 @@ public struct TFLiteGraph: Sendable {
                 TensorDescription(name: $0.name, shape: $0.shape, signature: $0.signature, elementType: $0.elementType)
             }
             var constants = graph.tensors.map(\.constant)
+            Self.prepareFourierFilters(&operations, &constants, keeping: graph.inputs + graph.outputs)
             Self.prepareFilterColumns(&operations, &constants, keeping: graph.inputs + graph.outputs)
             prepared.append(PreparedSubgraph(
                 name: graph.name, tensors: tensors, constants: constants,
@@ -188,12 +189,9 @@ extension TFLiteGraph {
     /// product takes (``Convolution/columns(of:)``), in place of the file's layout: done once
     /// here, not at every run. A filter read elsewhere too stays as the file has it.
     static func prepareFilterColumns(_ operations: inout [Operation], _ constants: inout [Tensor?], keeping slots: [Int]) {
-        var readers = [Int: Int]()
-        for operation in operations {
-            for slot in operation.inputs where slot >= 0 { readers[slot, default: 0] += 1 }
-        }
+        let readers = readerCounts(operations)
         for index in operations.indices {
-            guard case .conv2D(var p) = operations[index].kind, operations[index].inputs.count > 1 else { continue }
+            guard case .conv2D(var p) = operations[index].kind, p.fourier == nil, operations[index].inputs.count > 1 else { continue }
             let slot = operations[index].inputs[1]
             guard slot >= 0, slot < constants.count, readers[slot] == 1, !slots.contains(slot),
                 let filter = constants[slot], filter.shape.count == 4, filter.elementType == .float32
@@ -202,6 +200,33 @@ extension TFLiteGraph {
             constants[slot] = Convolution.columns(of: filter)
             operations[index].kind = .conv2D(p)
         }
+    }
+
+    /// Marks each CONV_2D whose constant filter is one part of a windowed DFT (``FourierFilter``)
+    /// to run as an FFT, without padding or dilation along its taps; the filter is dropped when
+    /// that operator alone reads it (half a megabyte for each of openWakeWord's two).
+    static func prepareFourierFilters(_ operations: inout [Operation], _ constants: inout [Tensor?], keeping slots: [Int]) {
+        let readers = readerCounts(operations)
+        for index in operations.indices {
+            guard case .conv2D(var p) = operations[index].kind, operations[index].inputs.count > 1, !p.samePadding,
+                p.dilationWidth == 1, p.dilationHeight == 1
+            else { continue }
+            let slot = operations[index].inputs[1]
+            guard slot >= 0, slot < constants.count, let filter = constants[slot], let fourier = FourierFilter.recognise(filter) else { continue }
+            p.fourier = fourier
+            p.filterShape = filter.shape
+            if readers[slot] == 1, !slots.contains(slot) { constants[slot] = nil }
+            operations[index].kind = .conv2D(p)
+        }
+    }
+
+    /// How many operators read each tensor slot.
+    static func readerCounts(_ operations: [Operation]) -> [Int: Int] {
+        var readers = [Int: Int]()
+        for operation in operations {
+            for slot in operation.inputs where slot >= 0 { readers[slot, default: 0] += 1 }
+        }
+        return readers
     }
 
     /// The constant tensor (a weight, a bias) named `name` in the main subgraph, if there is one
