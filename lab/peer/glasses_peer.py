@@ -664,6 +664,13 @@ class Glasses:
                 answer = await self.command(line.decode().strip())
             except Exception as error:
                 answer = f"error {type(error).__name__}: {error}"
+            except asyncio.CancelledError:
+                # Bumble cancels an ATT request whose link went away (a phone's GATT discovery,
+                # companion run 2 of 2026-11-27): an answer, or peerctl waits for ever and the
+                # case with it. Only this task's own cancellation ends the connection.
+                if asyncio.current_task().cancelling():
+                    raise
+                answer = "error cancelled: the link went away during the command"
             writer.write((answer + "\n").encode())
             await writer.drain()
         writer.close()
