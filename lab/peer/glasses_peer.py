@@ -477,6 +477,8 @@ class Glasses:
         # The payload: one byte of header (frame count), then SBC frames.
         pcm, frames = self.decoder.decode(bytes(packet.payload[1:]))
         if not pcm:
+            # Said, so that the next packet's sequence number does not count this one as lost.
+            event(f"a2dp-undecodable sequence={packet.sequence_number} bytes={len(packet.payload)}")
             return
         channels = self.decoder.channels()
         if self.a2dp_file is None:
