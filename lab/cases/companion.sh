@@ -131,15 +131,18 @@ echo "speech at the glasses' speaker ($(basename "$recording")): $heard s"
 awk -v h="${heard:-0}" 'BEGIN { exit !(h >= 3) }' || die "no spoken code at the glasses' speaker ($heard s of sound)"
 # Which digits were said: the recording against our engine's synthesis of the code's text and of
 # three texts with other digits (each digit moved by 3, 5, 7). The code's own must be the best,
-# and by a margin.
+# and by a margin. BT_LAB_COMPANION_CODE_SHIFT=K (1-9) checks against the code with each digit
+# moved by K instead, as if the glasses had said other digits: the case must then fail here.
+move_digits() { tr 0123456789 "$(awk -v k="$2" 'BEGIN { for (i = 0; i < 10; i++) printf "%d", (i + k) % 10 }')" <<< "$1"; }
 say_code() { local spaced; spaced=$(sed 's/./&, /g; s/, $//' <<< "$1")
   "$GA" say --backend simulated --out /tmp/lab-companion-raw.wav "Your pairing code is $spaced. Again: $spaced." > /dev/null 2>&1 \
     && sox /tmp/lab-companion-raw.wav -r 8000 -c 1 -b 16 "$2"; }
 [[ $text == "Your pairing code is $(sed 's/./&, /g; s/, $//' <<< "$code"). Again: "* ]] || die "the daemon said '$text', not the code's sentence"
-say_code "$code" /tmp/lab-companion-code.wav || die "glasses-audio say --out could not synthesise the code's text"
+claimed=$(move_digits "$code" "${BT_LAB_COMPANION_CODE_SHIFT:-0}")
+[[ $claimed == "$code" ]] || echo "BT_LAB_COMPANION_CODE_SHIFT=$BT_LAB_COMPANION_CODE_SHIFT: checking for $claimed, not the code said"
+say_code "$claimed" /tmp/lab-companion-code.wav || die "glasses-audio say --out could not synthesise the code's text"
 for shift in 3 5 7; do
-  moved=$(awk -v k=$shift 'BEGIN { for (i = 0; i < 10; i++) printf "%d", (i + k) % 10 }')
-  say_code "$(tr 0123456789 "$moved" <<< "$code")" /tmp/lab-companion-other-$shift.wav \
+  say_code "$(move_digits "$claimed" $shift)" /tmp/lab-companion-other-$shift.wav \
     || die "glasses-audio say --out could not synthesise the other digits"
 done
 sox "$recording" -r 8000 -c 1 -b 16 /tmp/lab-companion-heard.wav

@@ -24,8 +24,11 @@ Control: one line per command on a Unix socket (--control); one line back, "ok .
                                 into the next SCO link
     speaker PATH                records what arrives over SCO to PATH (until speaker-stop)
     speaker-stop                closes the speaker WAV; answers the number of samples
-    a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop)
-    a2dp-stop                   closes it; answers frames and samples
+    a2dp PATH                   decodes the A2DP stream to PATH (until a2dp-stop); packets
+                                that never came (RTP sequence numbers skipped) are silence
+                                there, as a speaker plays them, so the WAV keeps the sender's time
+    a2dp-stop                   closes it; answers frames and samples, the packets lost, the
+                                silence put in, and the RTP timestamp jumps with no loss
     fold                        link loss: the ACL (and SCO) dropped with "connection timeout";
                                 the glasses answer no page or inquiry until unfold
     fold-at-mic SECONDS|off     folds (as fold) once the mic has said SECONDS of its WAV (after
@@ -247,6 +250,10 @@ class Glasses:
         self.a2dp_path: str | None = None
         self.a2dp_frames = 0
         self.a2dp_samples = 0
+        self.a2dp_lost = 0  # RTP packets that never arrived (sequence numbers skipped)
+        self.a2dp_gap = 0  # samples of silence put where they were
+        self.a2dp_jumps = 0  # RTP timestamps off the samples before them, no packet lost
+        self.a2dp_next: tuple[int, int] | None = None  # the next packet's sequence and timestamp
         self.decoder: SbcDecoder | None = None
         self.battery_sent: int | None = None
         self.connection = None
@@ -472,19 +479,43 @@ class Glasses:
         # The payload: one byte of header (frame count), then SBC frames.
         pcm, frames = self.decoder.decode(bytes(packet.payload[1:]))
         if not pcm:
+            # Said, so that the next packet's sequence number does not count this one as lost.
+            event(f"a2dp-undecodable sequence={packet.sequence_number} bytes={len(packet.payload)}")
             return
+        channels = self.decoder.channels()
         if self.a2dp_file is None:
             self.a2dp_file = wave.open(self.a2dp_path, "wb")
-            self.a2dp_file.setnchannels(self.decoder.channels())
+            self.a2dp_file.setnchannels(channels)
             self.a2dp_file.setsampwidth(2)
             self.a2dp_file.setframerate(self.decoder.rate())
             event(f"a2dp-first-frame rate={self.decoder.rate()} bitpool={self.decoder.state.bitpool}")
+        samples = len(pcm) // (2 * channels)
+        if self.a2dp_next is not None:
+            sequence, timestamp = self.a2dp_next
+            lost = (packet.sequence_number - sequence) & 0xFFFF
+            gap = (packet.timestamp - timestamp) & 0xFFFFFFFF
+            if lost and lost < 0x8000:
+                # Packets skipped: silence for as long as the timestamps say they held (or as
+                # long as this one, each, when the timestamps say nothing sensible).
+                silence = gap if 0 < gap <= 10 * self.decoder.rate() else lost * samples
+                event(f"a2dp-lost packets={lost} at-sample={self.a2dp_samples} silence={silence}")
+                self.a2dp_file.writeframes(bytes(2 * channels * silence))
+                self.a2dp_lost += lost
+                self.a2dp_gap += silence
+                self.a2dp_samples += silence
+            elif gap:
+                # No packet skipped, but the sender's clock jumped: said, not filled.
+                self.a2dp_jumps += 1
+                if self.a2dp_jumps <= 20:
+                    event(f"a2dp-timestamp-jump at-sample={self.a2dp_samples} by={gap - (1 << 32) if gap >= 1 << 31 else gap}")
+        self.a2dp_next = ((packet.sequence_number + 1) & 0xFFFF, (packet.timestamp + samples) & 0xFFFFFFFF)
         self.a2dp_file.writeframes(pcm)
         self.a2dp_frames += frames
-        self.a2dp_samples += len(pcm) // (2 * self.decoder.channels())
+        self.a2dp_samples += samples
 
     def set_a2dp(self, path: str) -> str:
         self.a2dp_path, self.a2dp_file, self.a2dp_frames, self.a2dp_samples = path, None, 0, 0
+        self.a2dp_lost, self.a2dp_gap, self.a2dp_jumps, self.a2dp_next = 0, 0, 0, None
         self.decoder = None
         return "ok recording"
 
@@ -493,7 +524,9 @@ class Glasses:
             self.a2dp_file.close()
         rate = self.decoder.rate() if self.decoder else 0
         self.a2dp_path, self.a2dp_file = None, None
-        return f"ok frames={self.a2dp_frames} samples={self.a2dp_samples} rate={rate}"
+        return (f"ok frames={self.a2dp_frames} samples={self.a2dp_samples} rate={rate}"
+                f" lost-packets={self.a2dp_lost} silence-samples={self.a2dp_gap}"
+                f" timestamp-jumps={self.a2dp_jumps}")
 
     # -- AVRCP: the touch on the temple --------------------------------------------------------
 
@@ -646,6 +679,13 @@ class Glasses:
                 answer = await self.command(line.decode().strip())
             except Exception as error:
                 answer = f"error {type(error).__name__}: {error}"
+            except asyncio.CancelledError:
+                # Bumble cancels an ATT request whose link went away (a phone's GATT discovery,
+                # companion run 2 of 2026-11-27): an answer, or peerctl waits for ever and the
+                # case with it. Only this task's own cancellation ends the connection.
+                if asyncio.current_task().cancelling():
+                    raise
+                answer = "error cancelled: the link went away during the command"
             writer.write((answer + "\n").encode())
             await writer.drain()
         writer.close()
