@@ -227,7 +227,7 @@ struct RoundTripTests {
         let phraseWasSaid = !rig.emulator.audio.isWaitingToTalkOver
         await trip.finish()
         let log = events.map { "\($0.type) \($0.text ?? "") \($0.score.map { String(format: "%.2f", $0) } ?? "")" }
-            + ["\(rig.emulator.statistics)", trace.summary]
+            + ["\(rig.emulator.statistics)", trace.summary, trace.keepMic(rig.emulator.audio.voiceMic())]
         if ProcessInfo.processInfo.environment["ROUNDTRIP_TRACE"] != nil { print(log.joined(separator: "\n")) }
         let kinds = events.types
         let firstReply = try #require(kinds.firstIndex(of: .replyStarted), "\(log)")

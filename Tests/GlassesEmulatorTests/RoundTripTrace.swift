@@ -76,6 +76,10 @@ final class RoundTripTrace: Sendable {
         }
     }
 
+    /// What the emulated glasses' mic sent (before the sound server and the cancellers), kept
+    /// as WAV with `ROUNDTRIP_TRACE` set.
+    func keepMic(_ mic: AudioBuffer) -> String { "the emulator's mic: " + keep(mic, as: "emulator-mic.wav") }
+
     /// Everything recorded, for a failure message.
     var summary: String {
         state.withLock { state in
