@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "GlassesEmulatorTests",
             dependencies: [
-                "GlassesEmulator", "BluezBackend", "BluezModel", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "Speech", "Voice", "VoiceTraining", "WakeRuntime", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
+                "GlassesEmulator", "BluezBackend", "BluezModel", "PulseBackend", "RouteService", "Assistant", "AssistantService", "LocalAssistant", "CommandClassifier", "Speech", "Voice", "OpenWakeWord", "VoiceTraining", "WakeRuntime", "Simulator", "AudioBackend", "AudioCore", "Routing", "DeviceProfiles", "TestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -66,11 +66,12 @@ enum RoundTripRig {
     static func assistant(
         _ routes: RouteService, policy: SwitchingPolicy = .mediaFirst, once: Bool = true, sensitivity: Double = 0.5,
         speech: SpeechSettings = .init(), now: @escaping @Sendable () -> Date = { Date() }, engine: WakeEngineChoice = .dtw,
-        addendum: String? = nil
+        addendum: String? = nil, trace: RoundTripTrace? = nil
     ) throws -> AssistantService {
         let local = try LocalAssistantBackend(battery: { 80 }, now: now)
+        let answering: any AssistantBackend = addendum.map { LongerFirstAnswer(inner: local, addendum: $0) } ?? local
         let backend = HistoryKeepingBackend(
-            inner: addendum.map { LongerFirstAnswer(inner: local, addendum: $0) } ?? local,
+            inner: trace.map { TracingBackend(inner: answering, classifier: local.commandClassifier, trace: $0) } ?? answering,
             history: CommandHistory(directory: NSTemporaryDirectory() + "roundtrip-history"),
             logger: quiet)
         let model = heyGlasses  // built now, before any audio flows
@@ -80,7 +81,8 @@ enum RoundTripRig {
                 assistant: .init(policy: policy, once: once), speech: speech),
             clock: routes.clock, logger: quiet,
             pipeline: {
-                try VoicePipeline(scorer: try engine.makeScorer(models: { [model] }, configuration: WakeWordConfiguration(sensitivity: sensitivity)))
+                let scorer = try engine.makeScorer(models: { [model] }, configuration: WakeWordConfiguration(sensitivity: sensitivity))
+                return try VoicePipeline(scorer: trace.map { $0.scorer(scorer) } ?? scorer)
             })
     }
 
@@ -118,13 +120,14 @@ struct EmulatedRoundTrip {
     let backend: PulseAudioBackend
     let routes: RouteService
 
-    static func start(mic: AudioBuffer? = nil, echoDB: Double? = nil) async throws -> EmulatedRoundTrip {
+    /// `notes`: hears the capture streams' losses and accounts (PulseRecordStream).
+    static func start(mic: AudioBuffer? = nil, echoDB: Double? = nil, notes: @escaping @Sendable (String) -> Void = { _ in }) async throws -> EmulatedRoundTrip {
         let rig = try await BluetoothRig()
         do {
             if let mic { try rig.emulator.audio.setMic(mic, loop: false) }
             if let echoDB { rig.emulator.audio.setEchoPath(gainDB: echoDB, delay: .milliseconds(40)) }
             try await rig.waitForCard()
-            let backend = try await PulseAudioBackend.connect(server: rig.pulse.server)
+            let backend = try await PulseAudioBackend.connect(server: rig.pulse.server, streamNotes: notes)
             let routes = RouteService(backend: backend, logger: RoundTripRig.quiet)
             try await routes.start()
             return EmulatedRoundTrip(rig: rig, backend: backend, routes: routes)

@@ -8,6 +8,8 @@ public final class EmulatedAudio: Sendable {
     private struct State {
         var mic: MicFeed
         var voiceSpeaker: [Float] = []
+        /// What the mic sent over the voice link (the signal and the echo path's echo).
+        var voiceMic: [Float] = []
         var mediaSpeaker: [Float] = []
         var mediaFormat = (rate: 44100, channels: 2)
         var echo: EchoPath?
@@ -47,10 +49,10 @@ public final class EmulatedAudio: Sendable {
 
     func readMic(_ count: Int) -> [Float] {
         state.withLock { state in
-            let mic = state.mic.read(count)
-            guard state.echo != nil else { return mic }
-            let echo = state.echo!.read(count)
-            return zip(mic, echo).map { $0 + $1 }
+            var mic = state.mic.read(count)
+            if state.echo != nil { mic = zip(mic, state.echo!.read(count)).map { $0 + $1 } }
+            Self.append(mic, to: &state.voiceMic, limit: Self.speakerSeconds * 8000)
+            return mic
         }
     }
 
@@ -107,8 +109,15 @@ public final class EmulatedAudio: Sendable {
         }
     }
 
+    /// What the mic sent over the voice link (8 kHz mono, its echo included), since the speakers
+    /// were last cleared.
+    public func voiceMic() -> AudioBuffer {
+        state.withLock { AudioBuffer(format: PCMFormat(sampleRate: 8000, channels: 1), samples: $0.voiceMic) }
+    }
+
     public func clearSpeakers() {
         state.withLock {
+            $0.voiceMic = []
             $0.voiceSpeaker = []
             $0.mediaSpeaker = []
         }
