@@ -1,11 +1,12 @@
 internal import CFFTW
 import Synchronization
 
-/// FFTW's planner is not thread-safe: every plan of this module is made and destroyed under this lock.
-let fftwPlanner = Mutex(())
+/// FFTW's planner is not thread-safe: every plan is made and destroyed under this lock (here only).
+private let fftwPlanner = Mutex(())
 
 /// A real-input FFT of one size, planned once and run on arrays of each call's own (FFTW's
-/// new-array execute): one instance may be used by several threads at once, unlike ``Spectrum``.
+/// new-array execute): one instance may be used by several threads at once. The one place this
+/// module plans FFTs (``Spectrum`` runs its own arrays through one).
 public final class RealFourierTransform: @unchecked Sendable {
     public let size: Int
     /// Immutable after `init`; FFTW allows a plan to run on other arrays of the same alignment
@@ -30,6 +31,12 @@ public final class RealFourierTransform: @unchecked Sendable {
         fftwPlanner.withLock { _ in fftwf_destroy_plan(plan) }
     }
 
+    /// Transforms `input` (`size` values) into `output` (bins 0...size/2); both allocated by
+    /// `fftwf_alloc_*` (the alignment the plan was made for).
+    func execute(_ input: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<fftwf_complex>) {
+        fftwf_execute_dft_r2c(plan, input, output)
+    }
+
     /// The bins 0...size/2 of `frames` windowed frames of `signal`: frame `t` is
     /// `signal[t·hop ..< t·hop + size]` times `window` (`size` values). `body` gets each frame's
     /// index and its bins as (real, imaginary) pairs, valid only during the call.
@@ -51,7 +58,7 @@ public final class RealFourierTransform: @unchecked Sendable {
             for frame in 0..<frames {
                 let start = signal.baseAddress! + frame * hop
                 for n in 0..<size { input[n] = start[n] * window[n] }
-                fftwf_execute_dft_r2c(plan, input, output)
+                execute(input, output)
                 body(frame, UnsafeBufferPointer(start: output, count: bins))
             }
         }

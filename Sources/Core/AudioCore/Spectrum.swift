@@ -1,29 +1,23 @@
 import Foundation
 internal import CFFTW
-import Synchronization
 
-/// Magnitude spectra through FFTW (single precision, real input).
+/// Magnitude spectra through FFTW (single precision, real input): one instance's arrays, reused
+/// by every call (one caller at a time), run through a shared ``RealFourierTransform``'s plan.
 public final class Spectrum {
     public let size: Int
+    private let transform: RealFourierTransform
     private let input: UnsafeMutablePointer<Float>
     private let output: UnsafeMutablePointer<fftwf_complex>
-    private let plan: fftwf_plan
 
     public init(size: Int) {
         precondition(size > 1)
         self.size = size
-        let input = fftwf_alloc_real(size)!
-        let output = fftwf_alloc_complex(size / 2 + 1)!
-        self.input = input
-        self.output = output
-        // The plan is made under the planner's lock and used only by this instance.
-        nonisolated(unsafe) var made: fftwf_plan?
-        fftwPlanner.withLock { _ in made = fftwf_plan_dft_r2c_1d(Int32(size), input, output, CFFTW_ESTIMATE) }
-        plan = made!
+        transform = RealFourierTransform(size: size)
+        input = fftwf_alloc_real(size)!
+        output = fftwf_alloc_complex(size / 2 + 1)!
     }
 
     deinit {
-        fftwPlanner.withLock { _ in fftwf_destroy_plan(plan) }
         fftwf_free(input)
         fftwf_free(output)
     }
@@ -36,7 +30,7 @@ public final class Spectrum {
             index += 1
         }
         while index < size { input[index] = 0; index += 1 }
-        fftwf_execute(plan)
+        transform.execute(input, output)
         return (0...(size / 2)).map { bin in
             let (re, im) = output[bin]
             return re * re + im * im
@@ -57,7 +51,7 @@ public final class Spectrum {
             }
         }
         for index in count..<size { input[index] = 0 }
-        fftwf_execute(plan)
+        transform.execute(input, output)
         let bins = size / 2 + 1
         return [Float](unsafeUninitializedCapacity: bins) { buffer, initialized in
             for bin in 0..<bins {
