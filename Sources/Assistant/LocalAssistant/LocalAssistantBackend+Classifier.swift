@@ -1,3 +1,5 @@
+public import Assistant
+import AudioCore
 public import CommandClassifier
 import Foundation
 
@@ -51,6 +53,13 @@ extension LocalAssistantBackend {
         let decoder = try narrowband()
         guard ranked else { return decoder.recognize(pcm, in: .narrowbandCommands).map { [$0] } ?? [] }
         return decoder.ranked(pcm, in: .narrowbandCommands, among: Set(Self.phrases), limit: Self.phrases.count)
+    }
+
+    /// The narrowband decoder's forced choice among the commands for an utterance, best first (its
+    /// N-best list read for the grammar's phrasings), for the record (`voice-eval commands --per-view`).
+    public func forcedChoiceRanking(_ utterance: Utterance) throws -> [String] {
+        let audio = utterance.audio.format.sampleRate == 16000 ? utterance.audio : try Resampler.resample(utterance.audio, to: 16000)
+        return try forcedChoice(audio.samples.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }, ranked: true)
     }
 
     func decideByClassifier(_ classifier: CommandClassifier, samples: [Float], pcm: [Int16], ranking recordsRanking: Bool) throws -> Decision {

@@ -55,7 +55,10 @@ extension VoiceEval {
                     let numbers: [String: Any] = ["link": label.link, "margin": decision.margin ?? NSNull(), "probability": decision.probability ?? NSNull(),
                                                    "ranking": decision.ranking ?? NSNull(), "expected": label.expected ?? NSNull(),
                                                    "speech": decision.speech ?? NSNull()]
-                    let object = fields.mapValues { $0 ?? NSNull() as Any }.merging(numbers) { a, _ in a }
+                    var object = fields.mapValues { $0 ?? NSNull() as Any }.merging(numbers) { a, _ in a }
+                    if let views = options.perView, let classifier = backend.commandClassifier, label.link < 16000 {
+                        object.merge(try viewRecord(audio: audio, views: views, classifier: classifier, backend: backend)) { a, _ in a }
+                    }
                     if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) { print(String(decoding: data, as: UTF8.self)) }
                 }
             } catch {

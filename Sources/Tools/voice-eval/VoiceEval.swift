@@ -35,7 +35,7 @@ struct VoiceEval {
                                      threads (default: the cores); cached unless --no-cache; smaller
                                      settings for tests)
                voice-eval commands --corpus DIR [--json] [--narrowband-transform FILE|none] [--decoder classifier|pocketsphinx]
-                             [--views as-captured,t0.020,g-6,...]
+                             [--views as-captured,t0.020,g-6,...] [--per-view as-captured,l0.080,t0.080,...]
                                      (the local assistant's commands on a corpus from
                                      scripts/make-command-corpus: a confusion table per link; 8 kHz
                                      unchecked, by the open decode's other words alone and at several
@@ -130,6 +130,11 @@ struct VoiceEval {
                 let views = list.split(separator: ",").map { CommandView(parsing: String($0)) }
                 guard !views.isEmpty, !views.contains(nil) else { fail("--views takes views like as-captured,t0.020,t0.040,g-6 (got \(list))") }
                 options.views = views.compactMap { $0 }
+            case "--per-view":
+                let list = value()
+                let views = list.split(separator: ",").map { CommandView(parsing: String($0)) }
+                guard !views.isEmpty, !views.contains(nil) else { fail("--per-view takes views like as-captured,l0.080,t0.080 (got \(list))") }
+                options.perView = views.compactMap { $0 }
             case "--out": options.out = value()
             case "--no-enroll": options.noEnroll = true
             case "--vad-only": options.vadOnly = true
@@ -297,6 +302,9 @@ struct VoiceEval {
         var decoder = "classifier"
         /// `commands`: the views of each command the classifier averages over (`nil`: the shipped ones).
         var views: [CommandView]?
+        /// `commands --json`: each file's probabilities under each of these views, its level and
+        /// the forced choice's ranking, for scripts that compare decision rules.
+        var perView: [CommandView]?
         var out: String?
         var noEnroll = false
         var vadOnly = false
