@@ -65,7 +65,9 @@ final class PulseRecordStream: @unchecked Sendable {
             let record = PulseRecordStream(context: context, stream: stream, source: source ?? "default source",
                                            format: format, continuation: continuation, notes: notes)
             PulseStreamBindings.follow(stream, by: Unmanaged.passRetained(record).toOpaque(), as: PulseRecordStream.self)
-            let fragment = format.sampleRate / 50 * format.bytesPerFrame  // 20 ms
+            // One fragment per capture frame: a server that honours it (PipeWire's pulse server)
+            // then wakes this client once a frame, not once every few milliseconds.
+            let fragment = CaptureFrame.frames(sampleRate: format.sampleRate) * format.bytesPerFrame
             if !PulseStreamBindings.connectRecord(stream, to: source, fragmentBytes: fragment) {
                 let error = context.lastError("record from \(source ?? "default source")")
                 record.detach()
