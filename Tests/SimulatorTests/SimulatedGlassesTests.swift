@@ -75,6 +75,20 @@ struct SimulatedGlassesTests {
         var loop = MicFeed(signal: signal, mode: .loop)
         #expect(loop.read(7) == [1, 2, 3, 1, 2, 3, 1])
     }
+
+    @Test("the speaker keeps what it played only when asked to; it refuses to play while disconnected either way")
+    func speakerRecord() throws {
+        let buffer = AudioBuffer(format: PCMFormat(sampleRate: 16000, channels: 1), samples: [0.5, -0.5])
+        for records in [true, false] {
+            var glasses = SimulatedGlasses(profile: try Fixtures.profile("pi-glasses"), recordsSpeaker: records)
+            #expect(throws: StreamSessionError.deviceNotConnected(glasses.identifier)) { try glasses.play(buffer) }
+            _ = glasses.apply(.powerOn)
+            _ = glasses.apply(.unfold)
+            try glasses.play(buffer)
+            try glasses.play(buffer)
+            #expect(glasses.speakerOutput == (records ? [buffer, buffer] : []))
+        }
+    }
 }
 
 @Suite("Simulated backend: streams on a sample clock", .oneAtATime)

@@ -113,7 +113,7 @@ public actor AssistantService: Service {
     /// the reply's own wake phrase is known for the echo it is.
     private var replyWatch: VoicePipeline?
     private var playedResampler: Resampler?
-    private var history = CaptureHistory()
+    private var history = CaptureHistory(captureLimit: .zero)
     private var wakeWord = "trigger"
     /// The voice stage hears speech now (between its speech start and end).
     private var speechUnderWay = false
@@ -408,7 +408,7 @@ public actor AssistantService: Service {
         echo = configuration.echoCancellation ? EchoCanceller(engine: configuration.echoCanceller) : nil
         wakeEcho = pipeline.flatMap { configuration.separateWakeEchoCanceller(wakeWantsLinearFilter: $0.wakeWantsLinearEchoFilter) }
             .map { EchoCanceller(engine: $0) }
-        history = CaptureHistory()
+        history = CaptureHistory(captureLimit: configuration.assistant.captureLimit)
         let id = ready.id
         reader = Task { [commands] in
             do {

@@ -129,7 +129,8 @@ public final class BackendSession: Sendable {
             feed = MicFeed(signal: mono, mode: settings.micMode)
         }
         let backend = SimulatedBackend()
-        let id = backend.pair(profile, mic: feed)
+        // The speaker's record is kept only to be saved (--speaker-out).
+        let id = backend.pair(profile, mic: feed, recordsSpeaker: settings.speakerOut != nil)
         for control: SimulatedGlasses.Control in [.powerOn, .unfold, .don] { try backend.control(id, control) }
         let script = settings.simulationScript.map { step in (at: step.at, device: id, control: step.control) }
         let driver = SimulationDriver(backend: backend, speed: settings.simulationSpeed, script: script)

@@ -21,8 +21,8 @@ public final class SimulatedBackend: AudioDeviceBackend {
 
     /// Pairs a new pair of glasses of `profile`'s model (powered off and folded, like out of the box).
     @discardableResult
-    public func pair(_ profile: DeviceProfile, mic: MicFeed? = nil) -> DeviceIdentifier {
-        let glasses = SimulatedGlasses(profile: profile, mic: mic)
+    public func pair(_ profile: DeviceProfile, mic: MicFeed? = nil, recordsSpeaker: Bool = true) -> DeviceIdentifier {
+        let glasses = SimulatedGlasses(profile: profile, mic: mic, recordsSpeaker: recordsSpeaker)
         let effects = state.withLock { state in
             state.glasses[glasses.identifier] = glasses
             state.order.removeAll { $0 == glasses.identifier }

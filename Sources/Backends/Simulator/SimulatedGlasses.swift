@@ -28,11 +28,17 @@ public struct SimulatedGlasses: Sendable {
     public private(set) var activeProfile: AudioProfile = .off
     /// A requested profile and the time left until the switch completes.
     public private(set) var pendingSwitch: (profile: AudioProfile, remaining: Duration)?
-    /// Everything played into the speaker, mono at the active profile's rate.
+    /// Everything played into the speaker, mono at the active profile's rate (nothing when
+    /// ``recordsSpeaker`` is off).
     public private(set) var speakerOutput: [AudioBuffer] = []
+    /// Whether ``speakerOutput`` keeps what is played. A service on the simulated glasses that
+    /// saves no recording turns it off: the record grew with every reply (5 MB of a listening
+    /// daemon's heap after 95 s, docs/benchmarks.md "The daemon").
+    public let recordsSpeaker: Bool
 
-    public init(profile: DeviceProfile, mic: MicFeed? = nil) {
+    public init(profile: DeviceProfile, mic: MicFeed? = nil, recordsSpeaker: Bool = true) {
         self.profile = profile
+        self.recordsSpeaker = recordsSpeaker
         identifier = DeviceIdentifier(profile.simulation.address)
         profileSwitchDelay = profile.simulation.profileSwitch
         self.mic = mic ?? .silence(rate: profile.voice.sampleRate)
@@ -143,7 +149,7 @@ public struct SimulatedGlasses: Sendable {
     /// Plays into the speaker; throws when there is no speaker to play into.
     public mutating func play(_ buffer: AudioBuffer) throws(StreamSessionError) {
         guard linkState == .connected, activeProfile.hasSpeaker else { throw .deviceNotConnected(identifier) }
-        speakerOutput.append(buffer)
+        if recordsSpeaker { speakerOutput.append(buffer) }
     }
 
     /// Forgets what the speaker has played so far.
