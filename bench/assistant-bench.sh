@@ -29,7 +29,7 @@ done | median > "$tmp/reply"
 # emulated glasses (their mic plays everyday speech without the wake phrase in a loop, so nothing
 # wakes; voiceFirst holds HFP and listens all the time): the CPU of the glasses-audio process
 # alone over 30 s of steady listening, after 15 s for start-up (models, route). PulseAudio hands
-# the client each HFP packet (every 3 ms or so) as it comes, PipeWire a graph cycle's worth.
+# the client each HFP packet (every 3 ms or so) as it comes, PipeWire the 80 ms fragment it asks for.
 emulator=$(swift build -c release --show-bin-path)/glasses-emulator
 swift build -c release --product glasses-emulator 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2
 espeak-ng -w "$tmp/talk.wav" "The train was late again this morning, so we walked along the river instead. \

@@ -8,11 +8,7 @@ cd "$(dirname "$0")/.."
 swift build -c release --product glasses-audiod 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2
 swift build -c release --product glasses-emulator 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2
 bin=$(swift build -c release --show-bin-path)
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+source bench/common.sh
 
 # Starts the daemon ($@ are extra flags) on a free port; sets $pid, $port, $key.
 start() {

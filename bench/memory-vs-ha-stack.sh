@@ -9,11 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product glasses-audiod 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2
 bin=$(swift build -c release --show-bin-path)
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+source bench/common.sh
 status_mb() { awk -v key="$2:" '$1 == key { printf "%.1f\n", $2 / 1024 }' "/proc/$1/status"; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
