@@ -64,4 +64,25 @@ struct StreamingRunTests {
         #expect(state.incrementalRuns == 0)
         #expect(streamed == (try graph.run([jumped])[0]))
     }
+
+    /// The element-wise operators after each convolution (LEAKY_RELU, MAXIMUM) run inside it,
+    /// with the same bits as when run one by one, in full and streamed runs.
+    @Test func foldedElementwiseOperatorsGiveTheSameBits() throws {
+        let bytes = try ModelFiles.bytes("embedding_model.tflite")
+        let folded = try TFLiteGraph(bytes: bytes, name: "embedding_model.tflite")
+        let unfolded = try TFLiteGraph(bytes: bytes, name: "embedding_model.tflite", foldingElementwise: false)
+        // PAD, 20 convolutions, 5 pools: the 38 element-wise operators are folded.
+        #expect(folded.subgraphs[0].operations.count == 26)
+        #expect(unfolded.subgraphs[0].operations.count == 64)
+        let frames = Self.signal { i in Float((i * 7919) % 101) / 50 - 1 + Float(i / 32 % 9) * 0.1 }
+        var foldedState = TFLiteGraph.StreamState(), unfoldedState = TFLiteGraph.StreamState()
+        for k in 0..<6 {
+            let input = Self.window(k, frames: frames)
+            #expect(try folded.run([input]) == (try unfolded.run([input])), "window \(k), full run")
+            let streamed = try folded.run([input], shiftedBy: 8, state: &foldedState)
+            #expect(streamed == (try unfolded.run([input], shiftedBy: 8, state: &unfoldedState)), "window \(k), streamed")
+        }
+        #expect(foldedState.incrementalRuns == 5)
+    }
+
 }

@@ -72,7 +72,7 @@ extension TFLiteGraph {
             return tensor
         }
         var reused = false
-        for (position, operation) in graph.operations.enumerated() {
+        for operation in graph.operations {
             do {
                 let inShift = operation.inputs.first.flatMap { $0 >= 0 ? shifts[$0] : nil }
                 if let inShift, let input = operation.inputs.first, let source = Self.rowSource(input, values: values, kept: kept),
@@ -100,7 +100,7 @@ extension TFLiteGraph {
                 }
             } catch let error as KernelError {
                 throw TFLiteGraphError(file: file, problem: .invalidOperands(
-                    operatorName: operation.builtin.name, subgraph: 0, index: position, reason: error.reason))
+                    operatorName: operation.builtin.name, subgraph: 0, index: operation.position, reason: error.reason))
             }
         }
         for slot in graph.outputs where values[slot] == nil { values[slot] = try whole(slot) }

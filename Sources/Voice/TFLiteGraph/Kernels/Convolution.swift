@@ -70,8 +70,7 @@ enum Convolution {
                 }
             }
         }
-        if let bias { addRows(bias.values, to: &output) }
-        p.activation.apply(&output)
+        p.finish(&output, bias: bias)
         return Tensor(shape: [batches, outH, outW, outChannels], values: output)
     }
 
