@@ -167,4 +167,64 @@ struct KernelTests {
         let p = PoolParameters(isMax: true, samePadding: false, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2, activation: .none)
         #expect(try Pooling.pool(input, p) == Tensor(shape: [1, 1, 2, 1], values: [5, 8]))
     }
+
+    /// PAD, TRANSPOSE and the reductions' contiguous paths against the definitions.
+    @Test func padTransposeAndReductionsMatchTheirDefinitions() throws {
+        let input = Self.ramp([2, 3, 4, 2])
+        func at(_ t: Tensor, _ index: [Int]) -> Float { t.values[zip(index, Tensor.strides(t.shape)).map(*).reduce(0, +)] }
+        let amounts = [0, 1, 2, 0, 1, 1, 0, 3]
+        let padded = try ShapeOperations.pad(input, paddings: Tensor(shape: [4, 2], values: amounts.map(Float.init)))
+        #expect(padded.shape == [3, 5, 6, 5])
+        for (i, value) in padded.values.enumerated() {
+            var rest = i, index = [Int](repeating: 0, count: 4)
+            for axis in (0..<4).reversed() { index[axis] = rest % padded.shape[axis]; rest /= padded.shape[axis] }
+            let source = (0..<4).map { index[$0] - amounts[2 * $0] }
+            let inside = (0..<4).allSatisfy { source[$0] >= 0 && source[$0] < input.shape[$0] }
+            #expect(value == (inside ? at(input, source) : 0), "padded \(index)")
+        }
+        #expect(throws: KernelError.self) { try ShapeOperations.pad(input, paddings: Tensor(shape: [4, 2], values: [0, 0, -1, 0, 0, 0, 0, 0])) }
+
+        for permutation in [[0, 2, 1, 3], [3, 1, 0, 2], [1, 0, 2, 3]] {
+            let moved = try ShapeOperations.transpose(input, permutation: permutation)
+            #expect(moved.shape == permutation.map { input.shape[$0] })
+            for (i, value) in moved.values.enumerated() {
+                var rest = i, index = [Int](repeating: 0, count: 4)
+                for axis in (0..<4).reversed() { index[axis] = rest % moved.shape[axis]; rest /= moved.shape[axis] }
+                var source = [Int](repeating: 0, count: 4)
+                for (axis, from) in permutation.enumerated() { source[from] = index[axis] }
+                #expect(value == at(input, source), "permutation \(permutation) at \(index)")
+            }
+        }
+        // Moving only axes of one value keeps the values as they are.
+        let column = Self.ramp([1, 5, 1])
+        #expect(try ShapeOperations.transpose(column, permutation: [2, 1, 0]) == Tensor(shape: [1, 5, 1], values: column.values))
+        #expect(try ShapeOperations.transpose(column, permutation: [0, 2, 1]) == Tensor(shape: [1, 1, 5], values: column.values))
+
+        // Trailing axes (the contiguous path) and others (the general one), against sums by hand.
+        let cube = Self.ramp([2, 3, 4])
+        func reference(_ operation: ReduceOperation, axes: Set<Int>) -> [Float] {
+            var cells = [Int: [Float]]()
+            for (i, value) in cube.values.enumerated() {
+                let index = [i / 12, i / 4 % 3, i % 4]
+                let key = (0..<3).map { axes.contains($0) ? 0 : index[$0] }.reduce(0) { $0 * 4 + $1 }
+                cells[key, default: []].append(value)
+            }
+            return cells.keys.sorted().map { key in
+                let run = cells[key]!
+                switch operation {
+                case .max: return run.reduce(-.infinity) { Swift.max($0, $1) }
+                case .sum: return run.reduce(0, +)
+                case .mean: return run.reduce(0, +) / Float(run.count)
+                }
+            }
+        }
+        for axes in [[2], [1, 2], [0, 1, 2], [0], [0, 2], [1]] {
+            for operation in [ReduceOperation.max, .sum, .mean] {
+                let reduced = try Reduction.reduce(operation, cube, axes: axes, keepDims: false)
+                #expect(reduced.values == reference(operation, axes: Set(axes)), "\(operation) over \(axes)")
+            }
+        }
+        #expect(try Reduction.reduce(.sum, Tensor(shape: [2, 1, 3], values: [1, 2, 3, 4, 5, 6]), axes: [1, 2], keepDims: true)
+            == Tensor(shape: [2, 1, 1], values: [6, 15]))
+    }
 }

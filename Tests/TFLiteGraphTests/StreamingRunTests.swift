@@ -85,4 +85,26 @@ struct StreamingRunTests {
         #expect(foldedState.incrementalRuns == 5)
     }
 
+    /// The embedding model's first operator, a PAD of the frequency axis only, is streamed like
+    /// the convolutions: it pads the new rows and keeps what the next convolution reads.
+    @Test func padOfOtherAxesStreamsItsRows() throws {
+        let graph = try TFLiteGraph(bytes: try ModelFiles.bytes("embedding_model.tflite"), name: "embedding_model.tflite")
+        let pad = try #require(graph.subgraphs[0].operations.first)
+        #expect(pad.builtin == .pad)
+        let frames = Self.signal { i in Float((i * 131) % 23) / 11 - 1 }
+        var state = TFLiteGraph.StreamState()
+        for k in 0..<4 {
+            let input = Self.window(k, frames: frames)
+            let streamed = try graph.run([input], shiftedBy: 8, state: &state)[0]
+            let worst = zip(streamed.values, try graph.run([input])[0].values).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-4, "window \(k): largest difference \(worst)")
+        }
+        let slot = pad.outputs[0]
+        #expect(state.values[slot] == nil)
+        let kept = try #require(state.kept[slot])
+        // The first convolution (3 rows high) reads the 8 new rows and the 2 before them.
+        #expect(kept.window == 10)
+        #expect(kept.rows(from: kept.firstHeld) == (try ShapeOperations.pad(
+            Self.window(3, frames: frames), paddings: Tensor(shape: [4, 2], values: [0, 0, 0, 0, 1, 1, 0, 0]))).rows(from: 66))
+    }
 }

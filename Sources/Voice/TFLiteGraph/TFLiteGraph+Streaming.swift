@@ -3,7 +3,7 @@
 /// reaches and keeps the rest of its previous output.
 ///
 /// Follows the shift through operators that preserve it: element-wise operators against
-/// constants, PAD with no padding on axis 1, MAX/AVERAGE_POOL and CONV_2D with no padding on
+/// constants, PAD with no padding on axes 0 and 1, MAX/AVERAGE_POOL and CONV_2D with no padding on
 /// axis 1 and a stride dividing the shift. Those compute only their last `shift / stride` output
 /// rows, from the input rows that reach them. Anything else computes in full (and the shift is
 /// no longer followed), so the result is always ``TFLiteGraph/run(_:)``'s, up to float rounding.
@@ -199,10 +199,10 @@ extension TFLiteGraph {
             guard let other = constant(1), other.count == 1 || other.shape.count <= inputShape.count - 2 else { return nil }
             (rows, stride) = (inputShape[1], 1)
         case .pad:
-            guard let paddings = constant(1), paddings.count == 2 * inputShape.count,
-                paddings.values[2] == 0, paddings.values[3] == 0
+            // Padding neither the batch nor time: each output row is its input row, padded.
+            guard let paddings = constant(1), paddings.count == 2 * inputShape.count, paddings.values[0..<4].allSatisfy({ $0 == 0 })
             else { return nil }
-            return (.tensor(try whole()), shift, false)
+            (rows, stride) = (inputShape[1], 1)
         case .pool(let p):
             let (size, padTop) = Convolution.outputSize(
                 input: inputShape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)
