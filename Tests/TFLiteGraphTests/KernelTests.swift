@@ -227,4 +227,56 @@ struct KernelTests {
         #expect(try Reduction.reduce(.sum, Tensor(shape: [2, 1, 3], values: [1, 2, 3, 4, 5, 6]), axes: [1, 2], keepDims: true)
             == Tensor(shape: [2, 1, 1], values: [6, 15]))
     }
+
+    /// The vector loops of the folded element-wise steps and of the bias give the scalar
+    /// definitions' bits, signed zeros, NaN and infinities included, tails of fewer than 8 too.
+    @Test func vectorLoopsGiveTheScalarBits() {
+        let specials: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 0.5, -0.5, 1e-40, -1e-40]
+        let values = (0..<45).map { i in i < specials.count ? specials[i] : Float((i * 7919) % 37 - 18) * 0.137 }
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        func inPlace(_ body: (UnsafeMutableBufferPointer<Float>) -> Void) -> [Float] {
+            var v = values
+            v.withUnsafeMutableBufferPointer { body($0) }
+            return v
+        }
+        #expect(bits(inPlace { Elementwise.leakyRelu($0, alpha: 0.2) }) == bits(values.map { $0 >= 0 ? $0 : 0.2 * $0 }))
+        for constant: Float in [0, -0.0, -1.5, .nan] {
+            let cases: [(BinaryOperation, (Float) -> Float)] = [
+                (.add, { $0 + constant }), (.subtract, { $0 - constant }), (.multiply, { $0 * constant }),
+                (.divide, { $0 / constant }), (.maximum, { Swift.max($0, constant) }), (.minimum, { Swift.min($0, constant) }),
+                (.greaterEqual, { $0 >= constant ? 1 : 0 }),
+            ]
+            for (operation, definition) in cases {
+                #expect(bits(inPlace { Elementwise.binary(operation, $0, constant) }) == bits(values.map(definition)), "\(operation) \(constant)")
+            }
+        }
+        for width in [5, 9, 24] {
+            let bias = (0..<width).map { Float($0) * -0.31 + 0.05 }
+            let matrix = Array(values.prefix(values.count / width * width))
+            var ours = matrix
+            Convolution.addRows(bias, to: &ours)
+            #expect(bits(ours) == bits(matrix.indices.map { matrix[$0] + bias[$0 % width] }), "width \(width)")
+        }
+    }
+
+    /// Max and average pools over 12 channels (a vector of 8 and a tail), SAME and VALID,
+    /// against the definition.
+    @Test(arguments: [(true, false), (true, true), (false, false), (false, true)])
+    func poolsOverChannels(max: Bool, same: Bool) throws {
+        let input = Self.ramp([2, 5, 6, 12])
+        let p = PoolParameters(isMax: max, samePadding: same, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 3, activation: .none)
+        let ours = try Pooling.pool(input, p)
+        let (oh, top) = Convolution.outputSize(input: 5, filter: 3, stride: 2, dilation: 1, same: same)
+        let (ow, left) = Convolution.outputSize(input: 6, filter: 2, stride: 2, dilation: 1, same: same)
+        var expected: [Float] = []
+        for b in 0..<2 { for y in 0..<oh { for x in 0..<ow { for c in 0..<12 {
+            var cells: [Float] = []
+            for ky in 0..<3 { for kx in 0..<2 {
+                let iy = y * 2 - top + ky, ix = x * 2 - left + kx
+                if iy >= 0, iy < 5, ix >= 0, ix < 6 { cells.append(input.values[((b * 5 + iy) * 6 + ix) * 12 + c]) }
+            } }
+            expected.append(max ? cells.reduce(-.infinity) { Swift.max($0, $1) } : cells.reduce(0, +) / Float(cells.count))
+        } } } }
+        #expect(ours == Tensor(shape: [2, oh, ow, 12], values: expected))
+    }
 }
