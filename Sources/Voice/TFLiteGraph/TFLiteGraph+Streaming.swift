@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streaming runs: when each input continues the previous one shifted along axis 1 (time), a
 /// convolution stack that only slides along that axis recomputes just the rows the new input
 /// reaches and keeps the rest of its previous output.
@@ -125,14 +131,20 @@ extension TFLiteGraph {
         return (tensors, state.kept.reduce(0) { $0 + ($1?.capacity ?? 0) })
     }
 
-    /// Whether `current`'s rows `0..<H−shift` along axis 1 equal `previous`'s rows `shift..<H`.
+    /// Whether `current`'s rows `0..<H−shift` along axis 1 are `previous`'s rows `shift..<H`, bit
+    /// for bit (the same bits give the same results; a zero of the other sign starts afresh).
     static func continues(_ current: Tensor, _ previous: Tensor, shift: Int) -> Bool {
         guard current.shape == previous.shape, current.shape.count >= 2, current.shape[0] == 1,
             shift > 0, shift < current.shape[1]
         else { return false }
         let row = current.shape[2...].reduce(1, *)
         let kept = (current.shape[1] - shift) * row
-        return current.values[0..<kept].elementsEqual(previous.values[(shift * row)..<(shift * row + kept)])
+        guard kept > 0 else { return true }
+        return current.values.withUnsafeBytes { now in
+            previous.values.withUnsafeBytes { before in
+                memcmp(now.baseAddress!, before.baseAddress! + shift * row * MemoryLayout<Float>.stride, kept * MemoryLayout<Float>.stride) == 0
+            }
+        }
     }
 
     /// A streamed operator's input or output: a whole tensor, or rows kept from the last run.
