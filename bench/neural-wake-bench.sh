@@ -7,6 +7,9 @@
 # --json outputs are compared. Run by `make bench`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# OpenBLAS starts a thread per core when it loads, before the voice code sets it to one; that
+# thread spins for up to 0.1 s of CPU at start-up, in some runs and not others. Not started here.
+export OPENBLAS_NUM_THREADS=1
 swift build -c release --product glasses-audio 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2 || true
 bin="$(swift build -c release --show-bin-path)/glasses-audio"
 folder="$(mktemp -d)"
