@@ -228,7 +228,7 @@ struct KernelTests {
             == Tensor(shape: [2, 1, 1], values: [6, 15]))
     }
 
-    /// The vector loops of the folded element-wise steps and of the bias give the scalar
+    /// The folded element-wise steps in place and the bias's vector loop give the scalar
     /// definitions' bits, signed zeros, NaN and infinities included, tails of fewer than 8 too.
     @Test func vectorLoopsGiveTheScalarBits() {
         let specials: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 0.5, -0.5, 1e-40, -1e-40]

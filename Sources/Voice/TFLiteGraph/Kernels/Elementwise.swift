@@ -76,79 +76,19 @@ enum Elementwise {
 
     /// LEAKY_RELU in place.
     static func leakyRelu(_ v: UnsafeMutableBufferPointer<Float>, alpha: Float) {
-        inPlace(v, LeakyRelu(alpha: alpha))
+        for i in v.indices { v[i] = v[i] >= 0 ? v[i] : alpha * v[i] }
     }
 
     /// `v[i] ⊙ value` in place, as ``binary(_:_:_:activation:)`` computes it against one value.
     static func binary(_ operation: BinaryOperation, _ v: UnsafeMutableBufferPointer<Float>, _ value: Float) {
         switch operation {
-        case .add: inPlace(v, Against(value: value) { $0 + $1 } lanes: { $0 + $1 })
-        case .subtract: inPlace(v, Against(value: value) { $0 - $1 } lanes: { $0 - $1 })
-        case .multiply: inPlace(v, Against(value: value) { $0 * $1 } lanes: { $0 * $1 })
-        case .divide: inPlace(v, Against(value: value) { $0 / $1 } lanes: { $0 / $1 })
-        case .maximum: inPlace(v, Maximum(value: value))
-        case .minimum: inPlace(v, Minimum(value: value))
+        case .add: for i in v.indices { v[i] = v[i] + value }
+        case .subtract: for i in v.indices { v[i] = v[i] - value }
+        case .multiply: for i in v.indices { v[i] = v[i] * value }
+        case .divide: for i in v.indices { v[i] = v[i] / value }
+        case .maximum: for i in v.indices { v[i] = Swift.max(v[i], value) }
+        case .minimum: for i in v.indices { v[i] = Swift.min(v[i], value) }
         case .greaterEqual: for i in v.indices { v[i] = v[i] >= value ? 1 : 0 }
-        }
-    }
-
-    /// One element-wise step, on one value and on eight (the same arithmetic per value).
-    private protocol Step {
-        func one(_ x: Float) -> Float
-        func lanes(_ x: SIMD8<Float>) -> SIMD8<Float>
-    }
-
-    private struct LeakyRelu: Step {
-        var alpha: Float
-        @inline(__always) func one(_ x: Float) -> Float { x >= 0 ? x : alpha * x }
-        @inline(__always) func lanes(_ x: SIMD8<Float>) -> SIMD8<Float> { (alpha * x).replacing(with: x, where: x .>= 0) }
-    }
-
-    /// `Swift.max(x, y)` is `y >= x ? y : x`.
-    private struct Maximum: Step {
-        var value: Float
-        @inline(__always) func one(_ x: Float) -> Float { Swift.max(x, value) }
-        @inline(__always) func lanes(_ x: SIMD8<Float>) -> SIMD8<Float> {
-            let y = SIMD8(repeating: value)
-            return x.replacing(with: y, where: y .>= x)
-        }
-    }
-
-    /// `Swift.min(x, y)` is `y < x ? y : x`.
-    private struct Minimum: Step {
-        var value: Float
-        @inline(__always) func one(_ x: Float) -> Float { Swift.min(x, value) }
-        @inline(__always) func lanes(_ x: SIMD8<Float>) -> SIMD8<Float> {
-            let y = SIMD8(repeating: value)
-            return x.replacing(with: y, where: y .< x)
-        }
-    }
-
-    /// Arithmetic against one value.
-    private struct Against: Step {
-        var value: Float
-        var scalar: (Float, Float) -> Float
-        var vector: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>
-        init(value: Float, _ scalar: @escaping (Float, Float) -> Float, lanes vector: @escaping (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>) {
-            (self.value, self.scalar, self.vector) = (value, scalar, vector)
-        }
-        func one(_ x: Float) -> Float { scalar(x, value) }
-        func lanes(_ x: SIMD8<Float>) -> SIMD8<Float> { vector(x, SIMD8(repeating: value)) }
-    }
-
-    /// `step` on eight values at a time, then on the rest one by one.
-    @inline(__always)
-    private static func inPlace<S: Step>(_ v: UnsafeMutableBufferPointer<Float>, _ step: S) {
-        guard let base = v.baseAddress else { return }
-        let raw = UnsafeMutableRawPointer(base), size = MemoryLayout<Float>.stride
-        var i = 0
-        while i + 8 <= v.count {
-            raw.storeBytes(of: step.lanes(raw.loadUnaligned(fromByteOffset: i * size, as: SIMD8<Float>.self)), toByteOffset: i * size, as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < v.count {
-            v[i] = step.one(v[i])
-            i += 1
         }
     }
 
