@@ -3,7 +3,7 @@
 /// the model loads: applied to its output where it is written, in the file's order, with the
 /// same arithmetic as the operators themselves (``Elementwise``), so the values are the same
 /// bits. Spares each step an output tensor, a copy and a streamed row buffer per operator
-/// (openWakeWord's embedding model follows each of its 20 convolutions with two).
+/// (openWakeWord's embedding model follows 19 of its 20 convolutions with two).
 enum Epilogue: Sendable {
     case leakyRelu(alpha: Float)
     case unary(UnaryOperation)
