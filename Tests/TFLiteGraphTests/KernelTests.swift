@@ -167,4 +167,116 @@ struct KernelTests {
         let p = PoolParameters(isMax: true, samePadding: false, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2, activation: .none)
         #expect(try Pooling.pool(input, p) == Tensor(shape: [1, 1, 2, 1], values: [5, 8]))
     }
+
+    /// PAD, TRANSPOSE and the reductions' contiguous paths against the definitions.
+    @Test func padTransposeAndReductionsMatchTheirDefinitions() throws {
+        let input = Self.ramp([2, 3, 4, 2])
+        func at(_ t: Tensor, _ index: [Int]) -> Float { t.values[zip(index, Tensor.strides(t.shape)).map(*).reduce(0, +)] }
+        let amounts = [0, 1, 2, 0, 1, 1, 0, 3]
+        let padded = try ShapeOperations.pad(input, paddings: Tensor(shape: [4, 2], values: amounts.map(Float.init)))
+        #expect(padded.shape == [3, 5, 6, 5])
+        for (i, value) in padded.values.enumerated() {
+            var rest = i, index = [Int](repeating: 0, count: 4)
+            for axis in (0..<4).reversed() { index[axis] = rest % padded.shape[axis]; rest /= padded.shape[axis] }
+            let source = (0..<4).map { index[$0] - amounts[2 * $0] }
+            let inside = (0..<4).allSatisfy { source[$0] >= 0 && source[$0] < input.shape[$0] }
+            #expect(value == (inside ? at(input, source) : 0), "padded \(index)")
+        }
+        #expect(throws: KernelError.self) { try ShapeOperations.pad(input, paddings: Tensor(shape: [4, 2], values: [0, 0, -1, 0, 0, 0, 0, 0])) }
+
+        for permutation in [[0, 2, 1, 3], [3, 1, 0, 2], [1, 0, 2, 3]] {
+            let moved = try ShapeOperations.transpose(input, permutation: permutation)
+            #expect(moved.shape == permutation.map { input.shape[$0] })
+            for (i, value) in moved.values.enumerated() {
+                var rest = i, index = [Int](repeating: 0, count: 4)
+                for axis in (0..<4).reversed() { index[axis] = rest % moved.shape[axis]; rest /= moved.shape[axis] }
+                var source = [Int](repeating: 0, count: 4)
+                for (axis, from) in permutation.enumerated() { source[from] = index[axis] }
+                #expect(value == at(input, source), "permutation \(permutation) at \(index)")
+            }
+        }
+        // Moving only axes of one value keeps the values as they are.
+        let column = Self.ramp([1, 5, 1])
+        #expect(try ShapeOperations.transpose(column, permutation: [2, 1, 0]) == Tensor(shape: [1, 5, 1], values: column.values))
+        #expect(try ShapeOperations.transpose(column, permutation: [0, 2, 1]) == Tensor(shape: [1, 1, 5], values: column.values))
+
+        // Trailing axes (the contiguous path) and others (the general one), against sums by hand.
+        let cube = Self.ramp([2, 3, 4])
+        func reference(_ operation: ReduceOperation, axes: Set<Int>) -> [Float] {
+            var cells = [Int: [Float]]()
+            for (i, value) in cube.values.enumerated() {
+                let index = [i / 12, i / 4 % 3, i % 4]
+                let key = (0..<3).map { axes.contains($0) ? 0 : index[$0] }.reduce(0) { $0 * 4 + $1 }
+                cells[key, default: []].append(value)
+            }
+            return cells.keys.sorted().map { key in
+                let run = cells[key]!
+                switch operation {
+                case .max: return run.reduce(-.infinity) { Swift.max($0, $1) }
+                case .sum: return run.reduce(0, +)
+                case .mean: return run.reduce(0, +) / Float(run.count)
+                }
+            }
+        }
+        for axes in [[2], [1, 2], [0, 1, 2], [0], [0, 2], [1]] {
+            for operation in [ReduceOperation.max, .sum, .mean] {
+                let reduced = try Reduction.reduce(operation, cube, axes: axes, keepDims: false)
+                #expect(reduced.values == reference(operation, axes: Set(axes)), "\(operation) over \(axes)")
+            }
+        }
+        #expect(try Reduction.reduce(.sum, Tensor(shape: [2, 1, 3], values: [1, 2, 3, 4, 5, 6]), axes: [1, 2], keepDims: true)
+            == Tensor(shape: [2, 1, 1], values: [6, 15]))
+    }
+
+    /// The folded element-wise steps in place and the bias's vector loop give the scalar
+    /// definitions' bits, signed zeros, NaN and infinities included, tails of fewer than 8 too.
+    @Test func vectorLoopsGiveTheScalarBits() {
+        let specials: [Float] = [0, -0.0, .nan, .infinity, -.infinity, 0.5, -0.5, 1e-40, -1e-40]
+        let values = (0..<45).map { i in i < specials.count ? specials[i] : Float((i * 7919) % 37 - 18) * 0.137 }
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        func inPlace(_ body: (UnsafeMutableBufferPointer<Float>) -> Void) -> [Float] {
+            var v = values
+            v.withUnsafeMutableBufferPointer { body($0) }
+            return v
+        }
+        #expect(bits(inPlace { Elementwise.leakyRelu($0, alpha: 0.2) }) == bits(values.map { $0 >= 0 ? $0 : 0.2 * $0 }))
+        for constant: Float in [0, -0.0, -1.5, .nan] {
+            let cases: [(BinaryOperation, (Float) -> Float)] = [
+                (.add, { $0 + constant }), (.subtract, { $0 - constant }), (.multiply, { $0 * constant }),
+                (.divide, { $0 / constant }), (.maximum, { Swift.max($0, constant) }), (.minimum, { Swift.min($0, constant) }),
+                (.greaterEqual, { $0 >= constant ? 1 : 0 }),
+            ]
+            for (operation, definition) in cases {
+                #expect(bits(inPlace { Elementwise.binary(operation, $0, constant) }) == bits(values.map(definition)), "\(operation) \(constant)")
+            }
+        }
+        for width in [5, 9, 24] {
+            let bias = (0..<width).map { Float($0) * -0.31 + 0.05 }
+            let matrix = Array(values.prefix(values.count / width * width))
+            var ours = matrix
+            Convolution.addRows(bias, to: &ours)
+            #expect(bits(ours) == bits(matrix.indices.map { matrix[$0] + bias[$0 % width] }), "width \(width)")
+        }
+    }
+
+    /// Max and average pools over 12 channels (a vector of 8 and a tail), SAME and VALID,
+    /// against the definition.
+    @Test(arguments: [(true, false), (true, true), (false, false), (false, true)])
+    func poolsOverChannels(max: Bool, same: Bool) throws {
+        let input = Self.ramp([2, 5, 6, 12])
+        let p = PoolParameters(isMax: max, samePadding: same, strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 3, activation: .none)
+        let ours = try Pooling.pool(input, p)
+        let (oh, top) = Convolution.outputSize(input: 5, filter: 3, stride: 2, dilation: 1, same: same)
+        let (ow, left) = Convolution.outputSize(input: 6, filter: 2, stride: 2, dilation: 1, same: same)
+        var expected: [Float] = []
+        for b in 0..<2 { for y in 0..<oh { for x in 0..<ow { for c in 0..<12 {
+            var cells: [Float] = []
+            for ky in 0..<3 { for kx in 0..<2 {
+                let iy = y * 2 - top + ky, ix = x * 2 - left + kx
+                if iy >= 0, iy < 5, ix >= 0, ix < 6 { cells.append(input.values[((b * 5 + iy) * 6 + ix) * 12 + c]) }
+            } }
+            expected.append(max ? cells.reduce(-.infinity) { Swift.max($0, $1) } : cells.reduce(0, +) / Float(cells.count))
+        } } } }
+        #expect(ours == Tensor(shape: [2, oh, ow, 12], values: expected))
+    }
 }

@@ -64,4 +64,47 @@ struct StreamingRunTests {
         #expect(state.incrementalRuns == 0)
         #expect(streamed == (try graph.run([jumped])[0]))
     }
+
+    /// The element-wise operators after each convolution (LEAKY_RELU, MAXIMUM) run inside it,
+    /// with the same bits as when run one by one, in full and streamed runs.
+    @Test func foldedElementwiseOperatorsGiveTheSameBits() throws {
+        let bytes = try ModelFiles.bytes("embedding_model.tflite")
+        let folded = try TFLiteGraph(bytes: bytes, name: "embedding_model.tflite")
+        let unfolded = try TFLiteGraph(bytes: bytes, name: "embedding_model.tflite", foldingElementwise: false)
+        // PAD, 20 convolutions, 5 pools: the 38 element-wise operators are folded.
+        #expect(folded.subgraphs[0].operations.count == 26)
+        #expect(unfolded.subgraphs[0].operations.count == 64)
+        let frames = Self.signal { i in Float((i * 7919) % 101) / 50 - 1 + Float(i / 32 % 9) * 0.1 }
+        var foldedState = TFLiteGraph.StreamState(), unfoldedState = TFLiteGraph.StreamState()
+        for k in 0..<6 {
+            let input = Self.window(k, frames: frames)
+            #expect(try folded.run([input]) == (try unfolded.run([input])), "window \(k), full run")
+            let streamed = try folded.run([input], shiftedBy: 8, state: &foldedState)
+            #expect(streamed == (try unfolded.run([input], shiftedBy: 8, state: &unfoldedState)), "window \(k), streamed")
+        }
+        #expect(foldedState.incrementalRuns == 5)
+    }
+
+    /// The embedding model's first operator, a PAD of the frequency axis only, is streamed like
+    /// the convolutions: it pads the new rows and keeps what the next convolution reads.
+    @Test func padOfOtherAxesStreamsItsRows() throws {
+        let graph = try TFLiteGraph(bytes: try ModelFiles.bytes("embedding_model.tflite"), name: "embedding_model.tflite")
+        let pad = try #require(graph.subgraphs[0].operations.first)
+        #expect(pad.builtin == .pad)
+        let frames = Self.signal { i in Float((i * 131) % 23) / 11 - 1 }
+        var state = TFLiteGraph.StreamState()
+        for k in 0..<4 {
+            let input = Self.window(k, frames: frames)
+            let streamed = try graph.run([input], shiftedBy: 8, state: &state)[0]
+            let worst = zip(streamed.values, try graph.run([input])[0].values).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-4, "window \(k): largest difference \(worst)")
+        }
+        let slot = pad.outputs[0]
+        #expect(state.values[slot] == nil)
+        let kept = try #require(state.kept[slot])
+        // The first convolution (3 rows high) reads the 8 new rows and the 2 before them.
+        #expect(kept.window == 10)
+        #expect(kept.rows(from: kept.firstHeld) == (try ShapeOperations.pad(
+            Self.window(3, frames: frames), paddings: Tensor(shape: [4, 2], values: [0, 0, 0, 0, 1, 1, 0, 0]))).rows(from: 66))
+    }
 }

@@ -29,12 +29,17 @@ enum FusedActivation: Int8, Sendable {
     case none = 0, relu = 1, reluMinus1To1 = 2, relu6 = 3, tanh = 4
 
     func apply(_ values: inout [Float]) {
+        guard self != .none else { return }
+        values.withUnsafeMutableBufferPointer { apply($0) }
+    }
+
+    func apply(_ v: UnsafeMutableBufferPointer<Float>) {
         switch self {
         case .none: return
-        case .relu: values.withUnsafeMutableBufferPointer { for i in $0.indices { $0[i] = Swift.max($0[i], 0) } }
-        case .reluMinus1To1: values.withUnsafeMutableBufferPointer { for i in $0.indices { $0[i] = Swift.min(Swift.max($0[i], -1), 1) } }
-        case .relu6: values.withUnsafeMutableBufferPointer { for i in $0.indices { $0[i] = Swift.min(Swift.max($0[i], 0), 6) } }
-        case .tanh: values.withUnsafeMutableBufferPointer { for i in $0.indices { $0[i] = _tanh($0[i]) } }
+        case .relu: for i in v.indices { v[i] = Swift.max(v[i], 0) }
+        case .reluMinus1To1: for i in v.indices { v[i] = Swift.min(Swift.max(v[i], -1), 1) }
+        case .relu6: for i in v.indices { v[i] = Swift.min(Swift.max(v[i], 0), 6) }
+        case .tanh: for i in v.indices { v[i] = _tanh(v[i]) }
         }
     }
 }

@@ -23,6 +23,9 @@ struct Operation {
     var builtin: BuiltinOperator
     var inputs: [Int]
     var outputs: [Int]
+    /// Its index among the subgraph's operators in the file (for messages: operators folded
+    /// into others when the model loads leave gaps).
+    var position = 0
 
     /// Reads the options of `info` (its `builtin_options` table, fields by schema index).
     init(_ info: TFLiteModel.OperatorInfo, builtin: BuiltinOperator) throws(FlatBufferReader.OutOfBounds) {
@@ -99,6 +102,15 @@ struct Conv2DParameters {
     /// Set when the filter is one part of a windowed DFT (``FourierFilter``), recognised when the
     /// model loads: the operator runs as an FFT per frame, and the filter operand may be gone.
     var fourier: FourierFilter? = nil
+    /// Element-wise operators folded in when the model loads, applied after `activation`.
+    var epilogue: [Epilogue] = []
+
+    /// Adds `bias` to each row of `output`, then applies the activation and the epilogue.
+    func finish(_ output: inout [Float], bias: Tensor?) {
+        if let bias { Convolution.addRows(bias.values, to: &output) }
+        activation.apply(&output)
+        if !epilogue.isEmpty { output.withUnsafeMutableBufferPointer { Epilogue.apply(epilogue, to: $0) } }
+    }
 }
 
 struct PoolParameters {

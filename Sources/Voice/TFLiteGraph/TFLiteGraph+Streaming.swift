@@ -1,9 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streaming runs: when each input continues the previous one shifted along axis 1 (time), a
 /// convolution stack that only slides along that axis recomputes just the rows the new input
 /// reaches and keeps the rest of its previous output.
 ///
 /// Follows the shift through operators that preserve it: element-wise operators against
-/// constants, PAD with no padding on axis 1, MAX/AVERAGE_POOL and CONV_2D with no padding on
+/// constants, PAD with no padding on axes 0 and 1, MAX/AVERAGE_POOL and CONV_2D with no padding on
 /// axis 1 and a stride dividing the shift. Those compute only their last `shift / stride` output
 /// rows, from the input rows that reach them. Anything else computes in full (and the shift is
 /// no longer followed), so the result is always ``TFLiteGraph/run(_:)``'s, up to float rounding.
@@ -72,7 +78,7 @@ extension TFLiteGraph {
             return tensor
         }
         var reused = false
-        for (position, operation) in graph.operations.enumerated() {
+        for operation in graph.operations {
             do {
                 let inShift = operation.inputs.first.flatMap { $0 >= 0 ? shifts[$0] : nil }
                 if let inShift, let input = operation.inputs.first, let source = Self.rowSource(input, values: values, kept: kept),
@@ -100,7 +106,7 @@ extension TFLiteGraph {
                 }
             } catch let error as KernelError {
                 throw TFLiteGraphError(file: file, problem: .invalidOperands(
-                    operatorName: operation.builtin.name, subgraph: 0, index: position, reason: error.reason))
+                    operatorName: operation.builtin.name, subgraph: 0, index: operation.position, reason: error.reason))
             }
         }
         for slot in graph.outputs where values[slot] == nil { values[slot] = try whole(slot) }
@@ -125,14 +131,20 @@ extension TFLiteGraph {
         return (tensors, state.kept.reduce(0) { $0 + ($1?.capacity ?? 0) })
     }
 
-    /// Whether `current`'s rows `0..<H−shift` along axis 1 equal `previous`'s rows `shift..<H`.
+    /// Whether `current`'s rows `0..<H−shift` along axis 1 are `previous`'s rows `shift..<H`, bit
+    /// for bit (the same bits give the same results; a zero of the other sign starts afresh).
     static func continues(_ current: Tensor, _ previous: Tensor, shift: Int) -> Bool {
         guard current.shape == previous.shape, current.shape.count >= 2, current.shape[0] == 1,
             shift > 0, shift < current.shape[1]
         else { return false }
         let row = current.shape[2...].reduce(1, *)
         let kept = (current.shape[1] - shift) * row
-        return current.values[0..<kept].elementsEqual(previous.values[(shift * row)..<(shift * row + kept)])
+        guard kept > 0 else { return true }
+        return current.values.withUnsafeBytes { now in
+            previous.values.withUnsafeBytes { before in
+                memcmp(now.baseAddress!, before.baseAddress! + shift * row * MemoryLayout<Float>.stride, kept * MemoryLayout<Float>.stride) == 0
+            }
+        }
     }
 
     /// A streamed operator's input or output: a whole tensor, or rows kept from the last run.
@@ -199,10 +211,10 @@ extension TFLiteGraph {
             guard let other = constant(1), other.count == 1 || other.shape.count <= inputShape.count - 2 else { return nil }
             (rows, stride) = (inputShape[1], 1)
         case .pad:
-            guard let paddings = constant(1), paddings.count == 2 * inputShape.count,
-                paddings.values[2] == 0, paddings.values[3] == 0
+            // Padding neither the batch nor time: each output row is its input row, padded.
+            guard let paddings = constant(1), paddings.count == 2 * inputShape.count, paddings.values[0..<4].allSatisfy({ $0 == 0 })
             else { return nil }
-            return (.tensor(try whole()), shift, false)
+            (rows, stride) = (inputShape[1], 1)
         case .pool(let p):
             let (size, padTop) = Convolution.outputSize(
                 input: inputShape[1], filter: p.filterHeight, stride: p.strideHeight, dilation: 1, same: p.samePadding)

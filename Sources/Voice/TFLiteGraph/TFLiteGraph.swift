@@ -61,6 +61,12 @@ public struct TFLiteGraph: Sendable {
 
     /// Loads a model from memory; `name` stands for the file in messages.
     public init(bytes: [UInt8], name: String) throws(TFLiteGraphError) {
+        try self.init(bytes: bytes, name: name, foldingElementwise: true)
+    }
+
+    /// `foldingElementwise`: whether convolutions take in the element-wise operators that follow
+    /// them (``Epilogue``); off only to compare with the file's operators run one by one.
+    init(bytes: [UInt8], name: String, foldingElementwise: Bool) throws(TFLiteGraphError) {
         file = name
         let model: TFLiteModel
         do {
@@ -81,7 +87,8 @@ public struct TFLiteGraph: Sendable {
                         name: BuiltinOperator.name(ofCode: info.builtinCode), code: info.builtinCode, subgraph: graphIndex, index: index))
                 }
                 do {
-                    let operation = try Operation(info, builtin: builtin)
+                    var operation = try Operation(info, builtin: builtin)
+                    operation.position = index
                     if case .ifThenElse(let then, let otherwise) = operation.kind,
                         !model.subgraphs.indices.contains(then) || !model.subgraphs.indices.contains(otherwise) {
                         throw TFLiteGraphError(file: name, problem: .invalidModel("IF at subgraph \(graphIndex) operator \(index) names a missing subgraph"))
@@ -101,6 +108,7 @@ public struct TFLiteGraph: Sendable {
             var constants = graph.tensors.map(\.constant)
             Self.prepareFourierFilters(&operations, &constants, keeping: graph.inputs + graph.outputs)
             Self.prepareFilterColumns(&operations, &constants, keeping: graph.inputs + graph.outputs)
+            if foldingElementwise { Self.prepareEpilogues(&operations, constants, keeping: graph.inputs + graph.outputs) }
             prepared.append(PreparedSubgraph(
                 name: graph.name, tensors: tensors, constants: constants,
                 inputs: graph.inputs, outputs: graph.outputs, operations: operations))
@@ -150,13 +158,13 @@ public struct TFLiteGraph: Sendable {
         }
         var values = graph.constants
         for (slot, tensor) in zip(graph.inputs, inputs) { values[slot] = tensor }
-        for (position, operation) in graph.operations.enumerated() {
+        for operation in graph.operations {
             let results: [Tensor]
             do {
                 results = try execute(operation, values: values, depth: depth)
             } catch let error as KernelError {
                 throw TFLiteGraphError(file: file, problem: .invalidOperands(
-                    operatorName: operation.builtin.name, subgraph: index, index: position, reason: error.reason))
+                    operatorName: operation.builtin.name, subgraph: index, index: operation.position, reason: error.reason))
             } catch let error as TFLiteGraphError {
                 throw error
             } catch {
@@ -164,7 +172,7 @@ public struct TFLiteGraph: Sendable {
             }
             guard results.count == operation.outputs.count else {
                 throw TFLiteGraphError(file: file, problem: .invalidOperands(
-                    operatorName: operation.builtin.name, subgraph: index, index: position,
+                    operatorName: operation.builtin.name, subgraph: index, index: operation.position,
                     reason: "produced \(results.count) outputs, the file lists \(operation.outputs.count)"))
             }
             for (slot, result) in zip(operation.outputs, results) { values[slot] = result }

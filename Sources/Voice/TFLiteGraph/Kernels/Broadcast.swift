@@ -23,13 +23,27 @@ enum Broadcast {
     /// Walking `shape` in row-major order, the offset of each element when the axes step by
     /// `strides` (a broadcast's zeros, a transpose's permuted strides).
     static func offsets(walking shape: [Int], strides: [Int]) -> [Int] {
+        var result = [Int](repeating: 0, count: shape.reduce(1, *))
+        walk(shape, strides: strides) { i, offset in result[i] = offset }
+        return result
+    }
+
+    /// Calls `body` with each element's index and offset, walking `shape` as ``offsets(walking:strides:)``
+    /// does, without an array of them.
+    @inline(__always)
+    static func walk(_ shape: [Int], strides: [Int], _ body: (Int, Int) -> Void) {
         let count = shape.reduce(1, *)
-        var result = [Int](repeating: 0, count: count)
-        var position = [Int](repeating: 0, count: shape.count)
-        var offset = 0
-        for i in 0..<count {
-            result[i] = offset
-            var axis = shape.count - 1
+        guard count > 0 else { return }
+        let rank = shape.count
+        guard rank > 0 else { return body(0, 0) }
+        // The last axis in a tight loop; the others advance between its runs.
+        let run = shape[rank - 1], step = strides[rank - 1]
+        var position = [Int](repeating: 0, count: rank)
+        var offset = 0, i = 0
+        while i < count {
+            for k in 0..<run { body(i + k, offset + k * step) }
+            i += run
+            var axis = rank - 2
             while axis >= 0 {
                 position[axis] += 1
                 offset += strides[axis]
@@ -39,6 +53,5 @@ enum Broadcast {
                 axis -= 1
             }
         }
-        return result
     }
 }

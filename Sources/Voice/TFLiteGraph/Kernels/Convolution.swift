@@ -70,8 +70,7 @@ enum Convolution {
                 }
             }
         }
-        if let bias { addRows(bias.values, to: &output) }
-        p.activation.apply(&output)
+        p.finish(&output, bias: bias)
         return Tensor(shape: [batches, outH, outW, outChannels], values: output)
     }
 
@@ -90,14 +89,28 @@ enum Convolution {
         return Tensor(shape: [depth, outChannels], values: values)
     }
 
-    /// Adds `bias` to every row of `matrix` (rows of `bias.count`).
+    /// Adds `bias` to every row of `matrix` (rows of `bias.count`), eight values at a time.
     static func addRows(_ bias: [Float], to matrix: inout [Float]) {
-        let width = bias.count
+        let width = bias.count, size = MemoryLayout<Float>.stride
+        guard width > 0 else { return }
         bias.withUnsafeBufferPointer { bias in
             matrix.withUnsafeMutableBufferPointer { matrix in
+                let lanes = width / 8 * 8
+                let terms = UnsafeRawPointer(bias.baseAddress!)
                 var row = 0
-                while row < matrix.count {
-                    for j in 0..<width { matrix[row + j] += bias[j] }
+                while row + width <= matrix.count {
+                    let target = UnsafeMutableRawPointer(matrix.baseAddress! + row)
+                    var j = 0
+                    while j < lanes {
+                        let sum = target.loadUnaligned(fromByteOffset: j * size, as: SIMD8<Float>.self)
+                            + terms.loadUnaligned(fromByteOffset: j * size, as: SIMD8<Float>.self)
+                        target.storeBytes(of: sum, toByteOffset: j * size, as: SIMD8<Float>.self)
+                        j += 8
+                    }
+                    while j < width {
+                        matrix[row + j] += bias[j]
+                        j += 1
+                    }
                     row += width
                 }
             }

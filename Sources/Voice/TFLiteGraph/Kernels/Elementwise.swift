@@ -50,27 +50,46 @@ enum Elementwise {
 
     static func unary(_ operation: UnaryOperation, _ input: Tensor) -> Tensor {
         var output = input
-        output.values.withUnsafeMutableBufferPointer { v in
-            switch operation {
-            case .logistic: for i in v.indices { v[i] = 1 / (1 + _exp(-v[i])) }
-            case .log: for i in v.indices { v[i] = _log(v[i]) }
-            case .exp: for i in v.indices { v[i] = _exp(v[i]) }
-            case .sqrt: for i in v.indices { v[i] = v[i].squareRoot() }
-            case .rsqrt: for i in v.indices { v[i] = 1 / v[i].squareRoot() }
-            case .relu: for i in v.indices { v[i] = Swift.max(v[i], 0) }
-            case .relu6: for i in v.indices { v[i] = Swift.min(Swift.max(v[i], 0), 6) }
-            case .tanh: for i in v.indices { v[i] = _tanh(v[i]) }
-            }
-        }
+        output.values.withUnsafeMutableBufferPointer { unary(operation, $0) }
         return output
+    }
+
+    /// `operation` on each value in place.
+    static func unary(_ operation: UnaryOperation, _ v: UnsafeMutableBufferPointer<Float>) {
+        switch operation {
+        case .logistic: for i in v.indices { v[i] = 1 / (1 + _exp(-v[i])) }
+        case .log: for i in v.indices { v[i] = _log(v[i]) }
+        case .exp: for i in v.indices { v[i] = _exp(v[i]) }
+        case .sqrt: for i in v.indices { v[i] = v[i].squareRoot() }
+        case .rsqrt: for i in v.indices { v[i] = 1 / v[i].squareRoot() }
+        case .relu: for i in v.indices { v[i] = Swift.max(v[i], 0) }
+        case .relu6: for i in v.indices { v[i] = Swift.min(Swift.max(v[i], 0), 6) }
+        case .tanh: for i in v.indices { v[i] = _tanh(v[i]) }
+        }
     }
 
     static func leakyRelu(_ input: Tensor, alpha: Float) -> Tensor {
         var output = input
-        output.values.withUnsafeMutableBufferPointer { v in
-            for i in v.indices { v[i] = v[i] >= 0 ? v[i] : alpha * v[i] }
-        }
+        output.values.withUnsafeMutableBufferPointer { leakyRelu($0, alpha: alpha) }
         return output
+    }
+
+    /// LEAKY_RELU in place.
+    static func leakyRelu(_ v: UnsafeMutableBufferPointer<Float>, alpha: Float) {
+        for i in v.indices { v[i] = v[i] >= 0 ? v[i] : alpha * v[i] }
+    }
+
+    /// `v[i] ⊙ value` in place, as ``binary(_:_:_:activation:)`` computes it against one value.
+    static func binary(_ operation: BinaryOperation, _ v: UnsafeMutableBufferPointer<Float>, _ value: Float) {
+        switch operation {
+        case .add: for i in v.indices { v[i] = v[i] + value }
+        case .subtract: for i in v.indices { v[i] = v[i] - value }
+        case .multiply: for i in v.indices { v[i] = v[i] * value }
+        case .divide: for i in v.indices { v[i] = v[i] / value }
+        case .maximum: for i in v.indices { v[i] = Swift.max(v[i], value) }
+        case .minimum: for i in v.indices { v[i] = Swift.min(v[i], value) }
+        case .greaterEqual: for i in v.indices { v[i] = v[i] >= value ? 1 : 0 }
+        }
     }
 
     /// Softmax over the last axis.

@@ -102,8 +102,7 @@ extension Convolution {
                 }
             }
         }
-        if let bias { addRows(bias.values, to: &output) }
-        p.activation.apply(&output)
+        p.finish(&output, bias: bias)
         return Tensor(shape: [batches, outH, outW, bins], values: output)
     }
 }

@@ -21,12 +21,8 @@ enum Pooling {
                                     let ix = ox * p.strideWidth - padLeft + kx
                                     guard ix >= 0, ix < width else { continue }
                                     let from = ((n * height + iy) * width + ix) * channels
-                                    if p.isMax {
-                                        for c in 0..<channels { out[target + c] = Swift.max(out[target + c], source[from + c]) }
-                                    } else {
-                                        for c in 0..<channels { out[target + c] += source[from + c] }
-                                        if n == 0 { counts[oy * outW + ox] += 1 }
-                                    }
+                                    fold(out.baseAddress! + target, source.baseAddress! + from, count: channels, max: p.isMax)
+                                    if !p.isMax, n == 0 { counts[oy * outW + ox] += 1 }
                                 }
                             }
                         }
@@ -39,5 +35,23 @@ enum Pooling {
         }
         p.activation.apply(&output)
         return Tensor(shape: [batches, outH, outW, channels], values: output)
+    }
+
+    /// `target[c] = max(target[c], source[c])` (`Swift.max`: `y >= x ? y : x`) or
+    /// `target[c] += source[c]`, eight channels at a time.
+    @inline(__always)
+    private static func fold(_ target: UnsafeMutablePointer<Float>, _ source: UnsafePointer<Float>, count: Int, max: Bool) {
+        let into = UnsafeMutableRawPointer(target), from = UnsafeRawPointer(source), size = MemoryLayout<Float>.stride
+        var c = 0
+        while c + 8 <= count {
+            let x = into.loadUnaligned(fromByteOffset: c * size, as: SIMD8<Float>.self)
+            let y = from.loadUnaligned(fromByteOffset: c * size, as: SIMD8<Float>.self)
+            into.storeBytes(of: max ? x.replacing(with: y, where: y .>= x) : x + y, toByteOffset: c * size, as: SIMD8<Float>.self)
+            c += 8
+        }
+        while c < count {
+            target[c] = max ? Swift.max(target[c], source[c]) : target[c] + source[c]
+            c += 1
+        }
     }
 }

@@ -1,25 +1,35 @@
 /// Operators that move values without computing: PAD, RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE,
 /// CONCATENATION.
 enum ShapeOperations {
-    /// Zero padding; `paddings` is `[rank, 2]` (before, after) per axis.
+    /// Zero padding; `paddings` is `[rank, 2]` (before, after) per axis. Copies each run along
+    /// the last axis whole.
     static func pad(_ input: Tensor, paddings: Tensor) throws(KernelError) -> Tensor {
         let rank = input.shape.count
         guard paddings.count == 2 * rank else { throw KernelError("paddings \(paddings.shape) do not fit a rank-\(rank) input") }
         let amounts = paddings.integers
+        guard amounts.allSatisfy({ $0 >= 0 }) else { throw KernelError("negative paddings \(amounts) are not supported") }
         let shape = input.shape.indices.map { input.shape[$0] + amounts[2 * $0] + amounts[2 * $0 + 1] }
         var output = [Float](repeating: 0, count: shape.reduce(1, *))
+        guard rank > 0, input.count > 0 else { return Tensor(shape: shape, values: output, elementType: input.elementType) }
         let outStrides = Tensor.strides(shape)
-        var position = [Int](repeating: 0, count: rank)
-        for value in input.values {
-            var offset = 0
-            for axis in 0..<rank { offset += (position[axis] + amounts[2 * axis]) * outStrides[axis] }
-            output[offset] = value
-            var axis = rank - 1
-            while axis >= 0 {
-                position[axis] += 1
-                if position[axis] < input.shape[axis] { break }
-                position[axis] = 0
-                axis -= 1
+        let run = input.shape[rank - 1]
+        var position = [Int](repeating: 0, count: rank - 1)
+        input.values.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                var from = 0
+                while from < source.count {
+                    var offset = amounts[2 * (rank - 1)]
+                    for axis in 0..<(rank - 1) { offset += (position[axis] + amounts[2 * axis]) * outStrides[axis] }
+                    (target.baseAddress! + offset).update(from: source.baseAddress! + from, count: run)
+                    from += run
+                    var axis = rank - 2
+                    while axis >= 0 {
+                        position[axis] += 1
+                        if position[axis] < input.shape[axis] { break }
+                        position[axis] = 0
+                        axis -= 1
+                    }
+                }
             }
         }
         return Tensor(shape: shape, values: output, elementType: input.elementType)
@@ -65,10 +75,22 @@ enum ShapeOperations {
             throw KernelError("permutation \(permutation) does not fit a rank-\(rank) input")
         }
         let shape = permutation.map { input.shape[$0] }
+        // Axes of one value may move anywhere: when the others keep their order, the values do too.
+        let moving = permutation.filter { input.shape[$0] != 1 }
+        if moving == moving.sorted() {
+            var output = input
+            output.shape = shape
+            return output
+        }
         let inStrides = Tensor.strides(input.shape)
         let strides = permutation.map { inStrides[$0] }
-        let output = Broadcast.offsets(walking: shape, strides: strides).map { input.values[$0] }
-        return Tensor(shape: shape, values: output, elementType: input.elementType)
+        let values = [Float](unsafeUninitializedCapacity: input.count) { target, count in
+            input.values.withUnsafeBufferPointer { source in
+                Broadcast.walk(shape, strides: strides) { i, offset in target[i] = source[offset] }
+            }
+            count = input.count
+        }
+        return Tensor(shape: shape, values: values, elementType: input.elementType)
     }
 
     static func concatenate(_ inputs: [Tensor], axis: Int) throws(KernelError) -> Tensor {
