@@ -21,23 +21,22 @@ start() {
   key=$(cat "$data/api_key")
 }
 stop() { kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; }
-rss() { awk '/^VmRSS/ { printf "%.1f\n", $2 / 1024 }' "/proc/$1/status"; }
 
 # Resident memory: idle (the wake word's templates loaded, nothing listening) and listening
 # (the simulated mic plays speech in a loop: wake word, command, reply, again), 3 runs each.
-for _ in 1 2 3; do start --backend simulated --listen false; sleep 3; rss "$pid"; stop; done | median > "$tmp/idle"
+for _ in 1 2 3; do start --backend simulated --listen false; sleep 3; status_mb "$pid" VmRSS; stop; done | median > "$tmp/idle"
 # Listening is read at 10 s and again at 60 s of the same start: the 10 s figure is not the
 # steady state (the mic's history filled for 29 s; before issue 30 it grew for 60 s).
 for _ in 1 2 3; do
   start --backend simulated --listen true
-  sleep 10; rss "$pid" >> "$tmp/listening-10s"
-  sleep 50; rss "$pid" >> "$tmp/listening-60s"
+  sleep 10; status_mb "$pid" VmRSS >> "$tmp/listening-10s"
+  sleep 50; status_mb "$pid" VmRSS >> "$tmp/listening-60s"
   stop
 done
 median < "$tmp/listening-10s" > "$tmp/listening"
 median < "$tmp/listening-60s" > "$tmp/listening-60"
 # The same idle daemon answering through a WebSocket backend: no local recogniser is loaded.
-for _ in 1 2 3; do start --backend simulated --listen false --assistant-backend websocket; sleep 3; rss "$pid"; stop; done | median > "$tmp/idle-socket"
+for _ in 1 2 3; do start --backend simulated --listen false --assistant-backend websocket; sleep 3; status_mb "$pid" VmRSS; stop; done | median > "$tmp/idle-socket"
 
 # HTTP: wrk, 2 threads, 16 connections, 10 s on /api/status, 3 runs.
 start --backend simulated --listen false

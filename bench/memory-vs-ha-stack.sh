@@ -10,7 +10,6 @@ cd "$(dirname "$0")/.."
 swift build -c release --product glasses-audiod 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2
 bin=$(swift build -c release --show-bin-path)
 source bench/common.sh
-status_mb() { awk -v key="$2:" '$1 == key { printf "%.1f\n", $2 / 1024 }' "/proc/$1/status"; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # One daemon start: prints "RSS HWM" (MB) after $1 seconds; the rest are the daemon's flags.
