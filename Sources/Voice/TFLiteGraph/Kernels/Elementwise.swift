@@ -4,17 +4,7 @@
 enum Elementwise {
     static func binary(_ operation: BinaryOperation, _ a: Tensor, _ b: Tensor, activation: FusedActivation) throws(KernelError) -> Tensor {
         let shape = try Broadcast.shape(a.shape, b.shape)
-        var output: [Float]
-        // One specialised loop per operation, so each inner loop is inlined and vectorised.
-        switch operation {
-        case .add: output = combine(a, b, shape) { $0 + $1 }
-        case .subtract: output = combine(a, b, shape) { $0 - $1 }
-        case .multiply: output = combine(a, b, shape) { $0 * $1 }
-        case .divide: output = combine(a, b, shape) { $0 / $1 }
-        case .maximum: output = combine(a, b, shape) { Swift.max($0, $1) }
-        case .minimum: output = combine(a, b, shape) { Swift.min($0, $1) }
-        case .greaterEqual: output = combine(a, b, shape) { $0 >= $1 ? 1 : 0 }
-        }
+        var output = arithmetic(of: operation) { combine(a, b, shape, $0) }
         activation.apply(&output)
         return Tensor(shape: shape, values: output, elementType: operation == .greaterEqual ? .bool : a.elementType)
     }
@@ -79,16 +69,24 @@ enum Elementwise {
         for i in v.indices { v[i] = v[i] >= 0 ? v[i] : alpha * v[i] }
     }
 
-    /// `v[i] ⊙ value` in place, as ``binary(_:_:_:activation:)`` computes it against one value.
+    /// `v[i] ⊙ value` in place, with the arithmetic ``binary(_:_:_:activation:)`` uses.
     static func binary(_ operation: BinaryOperation, _ v: UnsafeMutableBufferPointer<Float>, _ value: Float) {
+        arithmetic(of: operation) { f in for i in v.indices { v[i] = f(v[i], value) } }
+    }
+
+    /// Calls `body` with `operation`'s arithmetic: one definition for the tensor kernel and the
+    /// convolutions' folded steps, so both give the same bits. Each case passes its own closure,
+    /// so each loop is inlined and vectorised.
+    @inline(__always)
+    private static func arithmetic<R>(of operation: BinaryOperation, _ body: ((Float, Float) -> Float) -> R) -> R {
         switch operation {
-        case .add: for i in v.indices { v[i] = v[i] + value }
-        case .subtract: for i in v.indices { v[i] = v[i] - value }
-        case .multiply: for i in v.indices { v[i] = v[i] * value }
-        case .divide: for i in v.indices { v[i] = v[i] / value }
-        case .maximum: for i in v.indices { v[i] = Swift.max(v[i], value) }
-        case .minimum: for i in v.indices { v[i] = Swift.min(v[i], value) }
-        case .greaterEqual: for i in v.indices { v[i] = v[i] >= value ? 1 : 0 }
+        case .add: body { $0 + $1 }
+        case .subtract: body { $0 - $1 }
+        case .multiply: body { $0 * $1 }
+        case .divide: body { $0 / $1 }
+        case .maximum: body { Swift.max($0, $1) }
+        case .minimum: body { Swift.min($0, $1) }
+        case .greaterEqual: body { $0 >= $1 ? 1 : 0 }
         }
     }
 
